@@ -1,0 +1,58 @@
+# Entry points of the NVFP4 GEMV worklog. `make help` lists them.
+#
+# The environment sets itself up: where the system Python already has torch (the GPU
+# machine, which reaches no package registry) it is used as is; elsewhere a virtual
+# environment with the pinned requirements is made in .venv on first use.
+
+NEWEST := 07
+SYSTEM_PYTHON_READY := $(shell python3 -c 'import torch, pandas, yaml, pytest' >/dev/null 2>&1 && echo yes)
+ifeq ($(SYSTEM_PYTHON_READY),yes)
+PY := python3
+ENV :=
+else
+PY := .venv/bin/python
+ENV := .venv/installed
+endif
+CLI := $(PY) -m common.cli
+
+.PHONY: help run test test-cpu bench sweep-05 latency table clean
+help:
+	@echo "make attempt-NN   build, check and time attempt NN on the benchmark shapes (GPU)"
+	@echo "make test         the test suite (GPU tests run where a GPU is visible)"
+	@echo "make bench        every attempt, both clearing modes, recorded in results/ (GPU)"
+	@echo "make diff-NN      attempt NN's kernel against its parent's"
+	@echo "make sweep-05     05's launch-configuration sweep (GPU)"
+	@echo "make latency      show that host launch latency stays out of the timings (GPU)"
+	@echo "make table        regenerate the README tables from results/"
+	@echo "make clean        remove build outputs and the virtual environment"
+
+$(ENV): requirements.txt
+	python3 -m venv .venv
+	.venv/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+run: attempt-$(NEWEST)
+
+attempt-%: $(ENV)
+	@$(CLI) run $*
+
+diff-%: $(ENV)
+	@$(CLI) diff $*
+
+bench: $(ENV)
+	@$(CLI) bench
+
+sweep-%: $(ENV)
+	@$(CLI) sweep $*
+
+latency: $(ENV)
+	@$(CLI) latency
+
+table: $(ENV)
+	@$(CLI) table
+
+test: $(ENV)
+	$(PY) -m pytest -q -rs tests
+
+clean:
+	rm -rf build .venv .pytest_cache

@@ -1,0 +1,1 @@
+"""Shared harness of the NVFP4 GEMV worklog: format, problem, reference, checks, timing, build."""

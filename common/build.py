@@ -1,0 +1,102 @@
+"""Build CUDA attempts with plain nvcc into shared libraries, for sm_90a and sm_100a, cached.
+
+Kernel sources include no torch headers, so a build takes seconds. The cache key is the
+source, every shared header, the flags and nvcc's version: editing any of them rebuilds.
+"""
+import functools
+import hashlib
+import os
+import re
+import subprocess
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CUDA_INCLUDE = REPO / "common" / "cuda"
+BUILD_DIR = Path(os.environ.get("NVFP4_BUILD_DIR", REPO / "build"))
+TARGETS = ("sm_90a", "sm_100a")
+NVCC_FLAGS = ("-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", "-lineinfo", "-Xptxas", "-v")
+
+
+class BuildError(RuntimeError):
+    pass
+
+
+@functools.cache
+def nvcc_version() -> str:
+    try:
+        out = subprocess.run(["nvcc", "--version"], capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise BuildError(f"nvcc is needed to build CUDA attempts and was not found: {e}") from e
+    return out.stdout.strip().splitlines()[-1]
+
+
+def _gencode(target: str) -> str:
+    arch = target.removeprefix("sm_")
+    return f"-gencode=arch=compute_{arch},code=sm_{arch}"
+
+
+def build(source: Path, defines: dict | None = None, targets=TARGETS) -> Path:
+    """Compile `source` into a cached .so; return its path. ptxas's report sits beside it."""
+    source = Path(source).resolve()
+    defines = dict(sorted((defines or {}).items()))
+    flags = [*NVCC_FLAGS, f"-I{CUDA_INCLUDE}", *map(_gencode, targets),
+             *(f"-D{k}={v}" for k, v in defines.items())]
+    key = hashlib.sha256()
+    for path in [source, *sorted(CUDA_INCLUDE.glob("*.cuh"))]:
+        key.update(path.name.encode() + path.read_bytes())
+    key.update(" ".join(flags).encode() + nvcc_version().encode())
+    out_dir = BUILD_DIR / source.parent.name / key.hexdigest()[:16]
+    library = out_dir / (source.stem + ".so")
+    if library.exists():
+        return library
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tmp = out_dir / (library.name + f".tmp{os.getpid()}")
+    proc = subprocess.run(["nvcc", *flags, str(source), "-o", str(tmp)],
+                          capture_output=True, text=True)
+    (out_dir / "ptxas.log").write_text(proc.stdout + proc.stderr)
+    if proc.returncode != 0:
+        raise BuildError(f"nvcc failed on {source}:\n{proc.stderr[-4000:]}")
+    tmp.rename(library)           # atomic: a concurrent reader never sees half a library
+    return library
+
+
+_PTXAS_FUNCTION = re.compile(r"Compiling entry function '(\S+)' for '(sm_\w+)'")
+_PTXAS_USAGE = re.compile(r"Used (\d+) registers")
+_PTXAS_SPILL = re.compile(r"(\d+) bytes spill stores, (\d+) bytes spill loads")
+
+
+def resource_usage(library: Path) -> list[dict]:
+    """Registers and spills per kernel and target, from the ptxas report of a build."""
+    rows, current = [], None
+    for line in (Path(library).parent / "ptxas.log").read_text().splitlines():
+        if m := _PTXAS_FUNCTION.search(line):
+            current = {"kernel": m.group(1), "target": m.group(2)}
+        elif current and (m := _PTXAS_SPILL.search(line)):
+            current.update(spill_stores=int(m.group(1)), spill_loads=int(m.group(2)))
+        elif current and (m := _PTXAS_USAGE.search(line)):
+            current["registers"] = int(m.group(1))
+            rows.append(current)
+            current = None
+    return rows
+
+
+def cuobjdump() -> str:
+    """cuobjdump from the CUDA toolkit, or from the nvidia-cuda-cuobjdump wheel."""
+    import shutil
+    import sysconfig
+    found = shutil.which("cuobjdump")
+    if found:
+        return found
+    wheel = Path(sysconfig.get_paths()["purelib"]) / "nvidia" / "cu13" / "bin" / "cuobjdump"
+    if wheel.exists():
+        return str(wheel)
+    raise BuildError("cuobjdump not found: install the CUDA toolkit or nvidia-cuda-cuobjdump")
+
+
+def sass(library: Path, target: str) -> str:
+    """The SASS of one target's code in a built library."""
+    proc = subprocess.run([cuobjdump(), "-sass", "-arch", target, str(library)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BuildError(f"cuobjdump failed on {library}: {proc.stderr.strip()}")
+    return proc.stdout

@@ -1,0 +1,75 @@
+"""Recorded measurements: results/<gpu>.csv, one row per measurement, with provenance.
+
+Rows come only from the harness. A new measurement of the same key (attempt, config, shape,
+mode, data) replaces the old row; git keeps the history.
+"""
+import datetime
+import functools
+import os
+import subprocess
+from pathlib import Path
+
+import pandas as pd
+import torch
+
+from .build import REPO
+
+RESULTS_DIR = REPO / "results"
+KEY = ["attempt", "config", "m", "k", "l", "mode", "data"]
+COLUMNS = KEY + ["mean_us", "median_us", "min_us", "std_us", "runs", "floor_us", "sol_us",
+                 "gb_s", "gpu", "driver", "cuda", "torch", "git_sha", "measured_at"]
+
+
+def _run(*cmd) -> str:
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, check=True,
+                              cwd=REPO).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+
+
+def git_sha() -> str:
+    """The commit measured: NVFP4_GIT_SHA where the tree travels without .git (GPU machine)."""
+    sha = os.environ.get("NVFP4_GIT_SHA") or _run("git", "rev-parse", "--short=12", "HEAD")
+    if not sha:
+        return "unknown"
+    dirty = os.environ.get("NVFP4_GIT_DIRTY") or _run("git", "status", "--porcelain",
+                                                      "--untracked-files=no")
+    return sha + ("-dirty" if dirty else "")
+
+
+@functools.cache
+def provenance() -> dict:
+    """What a measurement ran on: GPU, driver, CUDA, torch, commit, time."""
+    driver = _run("nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader")
+    return {
+        "gpu": torch.cuda.get_device_name(),
+        "driver": driver.splitlines()[0] if driver else "unknown",
+        "cuda": torch.version.cuda,
+        "torch": torch.__version__,
+        "git_sha": git_sha(),
+        "measured_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def results_path(gpu: str) -> Path:
+    return RESULTS_DIR / f"{gpu}.csv"
+
+
+def load(gpu: str) -> pd.DataFrame:
+    path = results_path(gpu)
+    if not path.exists():
+        return pd.DataFrame(columns=COLUMNS)
+    return pd.read_csv(path, dtype={"attempt": str, "config": str}, keep_default_na=False)
+
+
+def record(gpu: str, rows: list[dict]) -> Path:
+    """Append rows (each a measurement plus provenance), replacing rows with the same key."""
+    new = pd.DataFrame(rows)[COLUMNS]
+    old = load(gpu)
+    merged = pd.concat([old, new], ignore_index=True)
+    merged = merged.drop_duplicates(subset=KEY, keep="last")
+    merged = merged.sort_values(["attempt", "config", "data", "mode", "m", "k", "l"])
+    RESULTS_DIR.mkdir(exist_ok=True)
+    merged.to_csv(results_path(gpu), index=False, float_format="%.4f")
+    return results_path(gpu)

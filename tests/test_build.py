@@ -1,0 +1,46 @@
+"""Every CUDA attempt compiles for sm_90a and sm_100a with plain nvcc; the Blackwell path of
+the PTX-decode attempts really uses the hardware FP4 conversion (checked without a B200)."""
+import re
+
+import pytest
+
+from common import attempts, build
+
+CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
+HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
+PTX_DECODE = {"04", "05", "06", "07"}      # the attempts whose seed uses cvt.rn.f16x2.e2m1x2
+
+
+@pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
+def test_builds_for_both_targets_and_reports_registers(attempt):
+    library = build.build(attempt.source)
+    usage = build.resource_usage(library)
+    targets = {row["target"] for row in usage}
+    assert targets == {"sm_90a", "sm_100a"}, usage
+    for row in usage:
+        print(f"{attempt.name} {row['target']} {row['kernel']}: {row['registers']} registers, "
+              f"{row.get('spill_stores', 0)}/{row.get('spill_loads', 0)} bytes spilled (st/ld)")
+
+
+@pytest.mark.parametrize("attempt", [a for a in CUDA_ATTEMPTS if a.number in PTX_DECODE],
+                         ids=lambda a: a.name)
+def test_blackwell_build_uses_hardware_fp4_conversion_and_hopper_build_does_not(attempt):
+    library = build.build(attempt.source)
+    assert HW_FP4.search(build.sass(library, "sm_100a")), "sm_100a SASS lacks F2FP.F16.E2M1"
+    assert not HW_FP4.search(build.sass(library, "sm_90a"))
+
+
+def test_a_broken_kernel_is_a_build_error(tmp_path):
+    broken = tmp_path / "kernel.cu"
+    broken.write_text("__global__ void k() { this is not cuda; }\n")
+    with pytest.raises(build.BuildError, match="nvcc failed"):
+        build.build(broken)
+
+
+def test_cache_rebuilds_only_when_the_source_changes(tmp_path):
+    source = tmp_path / "kernel.cu"
+    source.write_text('extern "C" int f() { return 1; }\n')
+    first = build.build(source, targets=("sm_90a",))
+    assert build.build(source, targets=("sm_90a",)) == first
+    source.write_text('extern "C" int f() { return 2; }\n')
+    assert build.build(source, targets=("sm_90a",)) != first
