@@ -21,6 +21,7 @@ help:
 	@echo "make test         the test suite (GPU tests run where a GPU is visible)"
 	@echo "make bench        every attempt, both clearing modes, recorded in results/ (GPU)"
 	@echo "make diff-NN      attempt NN's kernel against its parent's"
+	@echo "make submission-NN  write attempt NN as a GPU MODE submission file (build/submissions/)"
 	@echo "make sweep-05     05's launch-configuration sweep (GPU)"
 	@echo "make latency      show that host launch latency stays out of the timings (GPU)"
 	@echo "make table        regenerate the README tables from results/"
@@ -41,6 +42,9 @@ diff-%: $(ENV)
 
 bench: $(ENV)
 	@$(CLI) bench
+
+submission-%: $(ENV)
+	@$(CLI) submission $*
 
 sweep-%: $(ENV)
 	@$(CLI) sweep $*

@@ -7,7 +7,9 @@ import functools
 import hashlib
 import os
 import re
+import shutil
 import subprocess
+import sysconfig
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -80,23 +82,22 @@ def resource_usage(library: Path) -> list[dict]:
     return rows
 
 
-def cuobjdump() -> str:
-    """cuobjdump from the CUDA toolkit, or from the nvidia-cuda-cuobjdump wheel."""
-    import shutil
-    import sysconfig
-    found = shutil.which("cuobjdump")
+def cuda_tool(name: str) -> str:
+    """A CUDA binary tool (cuobjdump, nvdisasm) from the toolkit, or from its PyPI wheel."""
+    found = shutil.which(name)
     if found:
         return found
-    wheel = Path(sysconfig.get_paths()["purelib"]) / "nvidia" / "cu13" / "bin" / "cuobjdump"
+    wheel = Path(sysconfig.get_paths()["purelib"]) / "nvidia" / "cu13" / "bin" / name
     if wheel.exists():
         return str(wheel)
-    raise BuildError("cuobjdump not found: install the CUDA toolkit or nvidia-cuda-cuobjdump")
+    raise BuildError(f"{name} not found: install the CUDA toolkit or nvidia-cuda-{name}")
 
 
 def sass(library: Path, target: str) -> str:
     """The SASS of one target's code in a built library."""
-    proc = subprocess.run([cuobjdump(), "-sass", "-arch", target, str(library)],
-                          capture_output=True, text=True)
+    env = {**os.environ, "NVDISASM_PATH": str(Path(cuda_tool("nvdisasm")).parent)}
+    proc = subprocess.run([cuda_tool("cuobjdump"), "-sass", "-arch", target, str(library)],
+                          capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         raise BuildError(f"cuobjdump failed on {library}: {proc.stderr.strip()}")
     return proc.stdout

@@ -7,6 +7,7 @@
     python -m common.cli check 07        correctness only, every data class, test shapes
     python -m common.cli table           regenerate README tables from results/
     python -m common.cli diff 07         the attempt's kernel against its parent's
+    python -m common.cli submission 07   a GPU MODE submission file generated from the attempt
 """
 import argparse
 import itertools
@@ -16,7 +17,7 @@ import sys
 
 import torch
 
-from . import attempts, problem, reports, results, sol
+from . import attempts, problem, reports, results, sol, submission
 from .check import check_output, poison
 from .reference import reference_gpu
 from .timing import MODES, time_call
@@ -36,7 +37,7 @@ def require_gpu():
 
 
 class Inputs:
-    """Inputs and their references, generated once per run."""
+    """Inputs and their references, generated once per process."""
 
     def __init__(self):
         self._cache = {}
@@ -47,6 +48,9 @@ class Inputs:
             inputs = problem.generate_input(*shape, seed=seed, data=data)
             self._cache[key] = (inputs, *reference_gpu(inputs))
         return self._cache[key]
+
+
+INPUTS = Inputs()
 
 
 def check_attempt(kernel, attempt, inputs: Inputs, shapes, classes, seed=problem.TASK_SEED):
@@ -68,7 +72,7 @@ def measure(attempts_to_run, shapes, modes, config_defines=None, record=True):
     """Check, then time each attempt and the floor on each shape and mode; print and record."""
     require_gpu()
     gpu = sol.gpu_key(torch.cuda.get_device_name())
-    inputs, rows, failed = Inputs(), [], []
+    inputs, rows, failed = INPUTS, [], []
     floor_kernel = attempts.load(FLOOR)
     floors = {}
     for attempt in attempts_to_run:
@@ -161,6 +165,11 @@ def cmd_table(args):
     reports.update_readmes()
 
 
+def cmd_submission(args):
+    path = submission.write(args.attempt, results.git_sha())
+    print(f"wrote {path.relative_to(results.REPO)}")
+
+
 def cmd_diff(args):
     attempt = attempts.find(args.attempt)
     if attempt.parent is None:
@@ -196,6 +205,9 @@ def main(argv=None):
     p.set_defaults(fn=cmd_check)
     p = sub.add_parser("table", help="regenerate the README tables from results/")
     p.set_defaults(fn=cmd_table)
+    p = sub.add_parser("submission", help="export an attempt as a GPU MODE submission file")
+    p.add_argument("attempt")
+    p.set_defaults(fn=cmd_submission)
     p = sub.add_parser("diff", help="an attempt's kernel against its parent's")
     p.add_argument("attempt")
     p.set_defaults(fn=cmd_diff)

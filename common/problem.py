@@ -48,28 +48,39 @@ def _full(gen, m, k, l):
     """Every e2m1 code in both nibbles with both signs; e4m3 scales over the whole finite range.
 
     Scales are drawn uniformly over all 254 finite e4m3 codes (subnormals, negatives, +-448).
-    A block whose a.b dot product is exactly zero keeps any scale pair, so sfa*sfb may be far
-    beyond fp16 there (an fp16 scale product becomes inf, and inf*0 = NaN). Elsewhere sfa is
-    redrawn among the codes that keep |sfa*sfb*dot| within FP16_BUDGET / (K/16), so that the
-    exact result always fits fp16 while the scales still span the range.
+    Every 8th K-block gets a large sfb (|sfb| >= 256), and in each row one of those blocks is a
+    trap: its a values are all +-0 and its sfa is large too, so sfa*sfb exceeds fp16's 65504
+    (a kernel that forms the scale product in fp16 gets inf * 0 = NaN there, while the exact
+    contribution is 0). Every other block's sfa is redrawn among the codes that keep
+    |sfa*sfb*dot| within FP16_BUDGET / (K/16), so the exact result always fits fp16.
     """
+    blocks = k // 16
     a = _randint(gen, 256, (l, m, k // 2)).to(torch.uint8)
     b = _randint(gen, 256, (l, B_PADDED_ROWS, k // 2)).to(torch.uint8)
     codes = E4M3_FINITE_CODES
-    sfb = codes[_randint(gen, len(codes), (l, B_PADDED_ROWS, k // 16))]
-    sfa = codes[_randint(gen, len(codes), (l, m, k // 16))]
-
     values = nvfp4.decode_e4m3(codes).double().abs()                  # |value| of each code
+    large = codes[values >= 256]
+    sfb = codes[_randint(gen, len(codes), (l, B_PADDED_ROWS, blocks))]
+    sfa = codes[_randint(gen, len(codes), (l, m, blocks))]
+    hot = torch.arange(0, blocks, 8)
+    sfb[:, :, hot] = large[_randint(gen, len(large), (l, B_PADDED_ROWS, len(hot)))]
+
+    trap = hot[_randint(gen, len(hot), (l, m))]                        # one trap block per row
+    signed_zeros = torch.tensor([0x00, 0x08, 0x80, 0x88], dtype=torch.uint8)
+    byte = trap.unsqueeze(-1) * 8 + torch.arange(8)                    # its 8 bytes in the row
+    a.scatter_(2, byte, signed_zeros[_randint(gen, 4, byte.shape)])
+
     dot = (nvfp4.decode_e2m1(nvfp4.unpack_e2m1(a)).double().reshape(l, m, -1, 16)
            * nvfp4.decode_e2m1(nvfp4.unpack_e2m1(b[:, :1])).double().reshape(l, 1, -1, 16)).sum(-1)
     sfb_row = nvfp4.decode_e4m3(sfb[:, :1]).double().abs()           # (l, 1, K/16)
-    limit = FP16_BUDGET / (k // 16) / (dot.abs() * sfb_row)          # inf where dot or sfb is 0
+    limit = FP16_BUDGET / blocks / (dot.abs() * sfb_row)              # inf where dot or sfb is 0
     # For each block, how many codes (sorted by magnitude) are allowed, then draw among them.
     order = torch.argsort(values)
     allowed = torch.searchsorted(values[order].contiguous(), limit.reshape(-1), right=True)
     pick = (torch.rand(allowed.shape, generator=gen, dtype=torch.float64) * allowed).long()
     redrawn = codes[order][pick.clamp(max=len(codes) - 1)].reshape(sfa.shape)
     sfa = torch.where(dot == 0, sfa, redrawn)
+    sfa.scatter_(2, trap.unsqueeze(-1), large[_randint(gen, len(large), (l, m, 1))])
     return a, b, sfa, sfb
 
 

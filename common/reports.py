@@ -135,7 +135,32 @@ def _replace_between_markers(path, body: str) -> None:
     path.write_text(pattern.sub(lambda _: f"{BEGIN}\n{body}\n{END}", text))
 
 
+def latency_table(gpu: str) -> str:
+    df = results.load(gpu)
+    df = df[df.attempt == "launch-probe"]
+    if df.empty:
+        return f"_No launch probe recorded for {gpu} yet._"
+    how = {"gpumode": "harness, L2 cleared by writing", "clean": "harness, L2 cleared by reading",
+           "none": "GPU idle before each call (launch path included)"}
+    lines = ["| empty kernel timed by | mean us | median us | min us | runs |", "|---|---:|---:|---:|---:|"]
+    for _, r in df.iterrows():
+        lines.append(f"| {how.get(r['mode'], r['mode'])} | {_fmt(r.mean_us, 2)} | "
+                     f"{_fmt(r.median_us, 2)} | {_fmt(r.min_us, 2)} | {r.runs} |")
+    r = df.iloc[0]
+    lines.append(f"\n_{r.gpu}, driver {r.driver}, CUDA {r.cuda}, torch {r.torch}, commit {r.git_sha}, "
+                 f"{r.measured_at[:10]}; `make latency`._")
+    return "\n".join(lines)
+
+
+def _replace_latency(gpu):
+    path = results.REPO / "docs" / "methodology.md"
+    text = path.read_text()
+    pattern = re.compile("<!-- latency:begin -->.*?<!-- latency:end -->", re.S)
+    path.write_text(pattern.sub(lambda _: f"<!-- latency:begin -->\n{latency_table(gpu)}\n<!-- latency:end -->", text))
+
+
 def update_readmes(gpu: str = "h100") -> None:
     _replace_between_markers(results.REPO / "README.md", results_table(gpu))
+    _replace_latency(gpu)
     for attempt in attempts.all_attempts():
         _replace_between_markers(attempt.path / "README.md", attempt_table(attempt, gpu))

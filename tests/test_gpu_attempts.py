@@ -10,7 +10,7 @@ from common.check import check_output, poison
 from common.reference import reference_gpu
 from conftest import gpu
 
-GEMV_ATTEMPTS = [a for a in attempts.all_attempts() if a.correct_on or a.expected_failures]
+GEMV_ATTEMPTS = [a for a in attempts.all_attempts() if a.correct_on]   # 99 computes nothing
 FRESH = random.SystemRandom()
 
 
