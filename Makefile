@@ -15,7 +15,7 @@ ENV := .venv/installed
 endif
 CLI := $(PY) -m common.cli
 
-.PHONY: help run test test-cpu bench sweep-05 latency table clean
+.PHONY: help run test bench latency table clean
 help:
 	@echo "make attempt-NN   build, check and time attempt NN on the benchmark shapes (GPU)"
 	@echo "make test         the test suite (GPU tests run where a GPU is visible)"

@@ -1,9 +1,10 @@
 """Timing of one kernel call, GPU MODE style, with the L2 cleared before every call.
 
-Each timed iteration enqueues: clear L2 (a long kernel), start event, the call, end event.
-The clearing kernel runs for tens of microseconds, so by the time it finishes the host has
-long since enqueued the call: host launch latency is hidden and the events bracket the
-kernel alone (docs/methodology.md shows it, tests/test_gpu_timing.py checks it).
+Each timed iteration enqueues: clear L2, start event, the call, end event. Iterations go in
+batches, and each batch starts with a spin kernel that holds the GPU until the host has
+enqueued the whole batch, so the GPU never waits for the host between a start and an end
+event: host launch latency stays out and the events bracket the kernel alone
+(docs/methodology.md shows it, tests/test_gpu_harness.py checks it).
 
 Clearing modes (contract 5):
 - gpumode: L2 cleared by writing a buffer larger than L2 (GPU MODE writes a randn buffer),
@@ -41,13 +42,12 @@ class L2Clearer:
         nbytes = max(256 << 20, 4 * props.L2_cache_size)
         self.buffer = torch.empty(nbytes // 4, dtype=torch.float32, device=device)
         self.buffer.normal_()
-        self.sink = torch.empty((), dtype=torch.float32, device=device)
 
     def __call__(self):
         if self.mode == "gpumode":
             self.buffer.normal_()
         elif self.mode == "clean":
-            torch.sum(self.buffer, out=self.sink)
+            self.buffer.sum()
 
 
 @contextmanager
@@ -68,6 +68,23 @@ def nvtx_range(name: str | None):
             torch.cuda.nvtx.range_pop()
 
 
+def spin_cycles_per_us() -> float:
+    """Clock cycles of torch.cuda._sleep per microsecond, measured once."""
+    global _CYCLES_PER_US
+    if _CYCLES_PER_US is None:
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        torch.cuda._sleep(1000)                      # load the kernel first
+        start.record()
+        torch.cuda._sleep(20_000_000)
+        end.record()
+        end.synchronize()
+        _CYCLES_PER_US = 20_000_000 / (start.elapsed_time(end) * 1e3)
+    return _CYCLES_PER_US
+
+
+_CYCLES_PER_US = None
+
+
 def time_call(fn, data, mode: str, *, warmup: int = 5, min_runs: int = 20,
               max_runs: int = 5000, rel_err: float = 1e-3, max_seconds: float = 2.0,
               batch: int = 20, nvtx_name: str | None = None, idle_gpu: bool = False) -> Timing:
@@ -78,13 +95,18 @@ def time_call(fn, data, mode: str, *, warmup: int = 5, min_runs: int = 20,
     for the host, and the events measure launch latency too (used only to show the effect).
     """
     clear = L2Clearer("none" if idle_gpu else mode)
+    enqueue_started = time.perf_counter()
     for _ in range(warmup):
         clear()
         fn(data)
+    enqueue_us = (time.perf_counter() - enqueue_started) / warmup * batch * 1e6
     torch.cuda.synchronize()
     times, started = [], time.perf_counter()
     while len(times) < max_runs:
         events = []
+        if not idle_gpu:       # hold the GPU for twice the host's enqueue time of a batch
+            torch.cuda._sleep(int(2 * enqueue_us * spin_cycles_per_us()))
+        enqueue_started = time.perf_counter()
         for _ in range(batch):
             if idle_gpu:
                 torch.cuda.synchronize()
@@ -96,6 +118,7 @@ def time_call(fn, data, mode: str, *, warmup: int = 5, min_runs: int = 20,
                 fn(data)
             end.record()
             events.append((start, end))
+        enqueue_us = (time.perf_counter() - enqueue_started) * 1e6
         torch.cuda.synchronize()
         times += [s.elapsed_time(e) * 1e3 for s, e in events]
         n, mean, std = len(times), statistics.fmean(times), statistics.stdev(times)

@@ -18,5 +18,6 @@ for step in ${STEPS:-test sweep-05 bench latency table}; do
   make "$step" > "$OUT/$step.log" 2>&1 || { status=1; echo "make $step FAILED"; }
   tail -n 25 "$OUT/$step.log"
 done
+mkdir -p results profiles
 tar czf "$OUT/results.tgz" results profiles attempts/*/README.md README.md docs
 exit $status
