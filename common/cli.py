@@ -23,6 +23,7 @@ from .reference import reference_gpu
 from .timing import MODES, time_call
 
 FLOOR = "99"
+EMPTY_KERNEL_LIMIT_US = 6.0
 
 
 class NoGPU(SystemExit):
@@ -69,9 +70,23 @@ def check_attempt(kernel, attempt, inputs: Inputs, shapes, classes, seed=problem
     return failures
 
 
+def require_healthy_timing():
+    """Refuse to measure when an empty kernel does not time at a few microseconds: then the
+    events would bracket more than the kernel (see docs/methodology.md)."""
+    empty = lambda _: torch.cuda._sleep(0)  # noqa: E731
+    for mode in MODES:
+        t = time_call(empty, None, mode, max_seconds=0.5)
+        if t.median_us > EMPTY_KERNEL_LIMIT_US:
+            print(f"error: an empty kernel times at {t.median_us:.1f} us in {mode} mode (limit "
+                  f"{EMPTY_KERNEL_LIMIT_US} us): the timings would not be the kernel's; nothing "
+                  "measured", file=sys.stderr)
+            raise SystemExit(3)
+
+
 def measure(attempts_to_run, shapes, modes, config_defines=None, record=True):
     """Check, then time each attempt and the floor on each shape and mode; print and record."""
     require_gpu()
+    require_healthy_timing()
     gpu = sol.gpu_key(torch.cuda.get_device_name())
     inputs, rows, failed = INPUTS, [], []
     floor_kernel = attempts.load(FLOOR)

@@ -33,21 +33,25 @@ class Timing:
 
 
 class L2Clearer:
-    """Evicts L2 before each timed call, by writing ('gpumode') or reading ('clean')."""
+    """Evicts L2 before each timed call, by writing ('gpumode') or reading ('clean') a buffer
+    of max(256 MiB, 4 x L2), allocated once per process and reused by every measurement."""
+
+    _buffers = {}
 
     def __init__(self, mode: str, device=None):
         if mode not in (*MODES, "none"):
             raise ValueError(f"unknown clearing mode {mode!r}; choose one of {MODES}")
         self.mode = mode
-        props = torch.cuda.get_device_properties(device)
-        nbytes = max(256 << 20, 4 * props.L2_cache_size)
-        self.buffer = torch.empty(nbytes // 4, dtype=torch.float32, device=device)
-        self.buffer.normal_()
+        device = torch.device("cuda", torch.cuda.current_device() if device is None else device)
+        if device not in self._buffers:
+            nbytes = max(256 << 20, 4 * torch.cuda.get_device_properties(device).L2_cache_size)
+            self._buffers[device] = torch.zeros(nbytes // 4, dtype=torch.float32, device=device)
+        self.buffer = self._buffers[device]
 
     def __call__(self):
         if self.mode == "gpumode":
-            self.buffer.normal_()
-        elif self.mode == "clean":
+            self.buffer.fill_(1.0)      # a plain write: scripts/clear-probe.py shows randn's
+        elif self.mode == "clean":      # write leaves the next kernel the same dirty L2
             self.buffer.sum()
 
 
