@@ -14,6 +14,7 @@ import itertools
 import statistics
 import subprocess
 import sys
+import time
 
 import torch
 
@@ -83,6 +84,14 @@ def require_healthy_timing():
             raise SystemExit(3)
 
 
+def warm_up(kernel, data, seconds=1.0):
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        for _ in range(50):
+            kernel(data)
+        torch.cuda.synchronize()
+
+
 def measure(attempts_to_run, shapes, modes, config_defines=None, record=True):
     """Check, then time each attempt and the floor on each shape and mode; print and record."""
     require_gpu()
@@ -91,6 +100,8 @@ def measure(attempts_to_run, shapes, modes, config_defines=None, record=True):
     inputs, rows, failed = INPUTS, [], []
     floor_kernel = attempts.load(FLOOR)
     floors = FLOORS
+    if not floors:           # bring clocks and memory out of idle before the first floor
+        warm_up(floor_kernel, INPUTS.get(shapes[0])[0])
     for attempt in attempts_to_run:
         kernel = attempts.load(attempt.number, config_defines)
         classes = [] if attempt.number == FLOOR else ["gpumode"]   # 99 is no GEMV
@@ -102,9 +113,9 @@ def measure(attempts_to_run, shapes, modes, config_defines=None, record=True):
             data = inputs.get(shape)[0]
             if (shape, mode) not in floors:
                 floors[shape, mode] = time_call(floor_kernel, data, mode,
-                                                nvtx_name=f"{FLOOR}/{'x'.join(map(str, shape))}")
+                                                nvtx_name=f"{FLOOR} {'x'.join(map(str, shape))}")
             t = time_call(kernel, data, mode,
-                          nvtx_name=f"{attempt.number}/{'x'.join(map(str, shape))}")
+                          nvtx_name=f"{attempt.number} {'x'.join(map(str, shape))}")
             config = ",".join(f"{k}={v}" for k, v in sorted((config_defines or {}).items()))
             rows.append({"attempt": attempt.number, "config": config,
                          "m": shape[0], "k": shape[1], "l": shape[2], "mode": mode,

@@ -60,7 +60,10 @@ def load(gpu: str) -> pd.DataFrame:
     path = results_path(gpu)
     if not path.exists():
         return pd.DataFrame(columns=COLUMNS)
-    return pd.read_csv(path, dtype={"attempt": str, "config": str}, keep_default_na=False)
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    numeric = [c for c in COLUMNS if c not in ("attempt", "config", "mode", "data", "gpu",
+                                               "driver", "cuda", "torch", "git_sha", "measured_at")]
+    return df.assign(**{c: pd.to_numeric(df[c], errors="coerce") for c in numeric})
 
 
 def record(gpu: str, rows: list[dict]) -> Path:
