@@ -15,7 +15,7 @@ ENV := .venv/installed
 endif
 CLI := $(PY) -m common.cli
 
-.PHONY: help run test bench latency table clean
+.PHONY: help run test bench latency table profiles sanitize clean
 help:
 	@echo "make attempt-NN   build, check and time attempt NN on the benchmark shapes (GPU)"
 	@echo "make test         the test suite (GPU tests run where a GPU is visible)"
@@ -23,6 +23,9 @@ help:
 	@echo "make diff-NN      attempt NN's kernel against its parent's"
 	@echo "make submission-NN  write attempt NN as a GPU MODE submission file (build/submissions/)"
 	@echo "make sweep-05     05's launch-configuration sweep (GPU)"
+	@echo "make profile-NN   Nsight Compute on attempt NN; summary in profiles/<gpu>/ (GPU)"
+	@echo "make profiles     every CUDA attempt, plus the comparison table (GPU)"
+	@echo "make sanitize     compute-sanitizer on every CUDA attempt; record in profiles/<gpu>/ (GPU)"
 	@echo "make latency      show that host launch latency stays out of the timings (GPU)"
 	@echo "make table        regenerate the README tables from results/"
 	@echo "make clean        remove build outputs and the virtual environment"
@@ -48,6 +51,15 @@ submission-%: $(ENV)
 
 sweep-%: $(ENV)
 	@$(CLI) sweep $*
+
+profile-%: $(ENV)
+	@$(PY) profiles/profile.py run $*
+
+profiles: $(ENV)
+	@$(PY) profiles/profile.py run all
+
+sanitize: $(ENV)
+	@$(PY) profiles/sanitize.py
 
 latency: $(ENV)
 	@$(CLI) latency

@@ -1,0 +1,163 @@
+"""Nsight Compute profiles of the CUDA attempts, summarised into small committed CSVs.
+
+    python profiles/profile.py run 07      # ncu on attempt 07, three benchmark shapes
+    python profiles/profile.py run all     # every CUDA attempt, one ncu process each
+    python profiles/profile.py compare     # the comparison table across attempts
+
+`run` launches ncu (full set, --clock-control none, never touching clocks) on this script's
+`target` command, which calls the attempt once per benchmark shape inside the NVTX range
+`profile-NN` (warm-up calls stay outside it, so ncu sees exactly three kernels). The full
+report stays in build/profiles/ (not in git); the summary goes to profiles/<gpu>/NN-slug.csv.
+"""
+import argparse
+import io
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+from common import attempts, problem, sol  # noqa: E402
+
+REPORTS = REPO / "build" / "profiles"
+STALL = re.compile(r"smsp__average_warps_issue_stalled_(\w+)_per_issue_active\.ratio")
+METRICS = {   # summary column -> ncu metric
+    "duration_us": "gpu__time_duration.sum",
+    "dram_pct_of_peak": "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+    "dram_bytes_per_s": "dram__bytes.sum.per_second",
+    "dram_bytes": "dram__bytes.sum",
+    "l1_hit_pct": "l1tex__t_sector_hit_rate.pct",
+    "l2_hit_pct": "lts__t_sector_hit_rate.pct",
+    "ld_sectors": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "ld_requests": "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "achieved_occupancy_pct": "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "registers_per_thread": "launch__registers_per_thread",
+    "local_ld_sectors": "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+    "local_st_sectors": "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+    "inst_executed": "smsp__inst_executed.sum",
+    "inst_issued": "smsp__inst_issued.sum",
+    "issue_active_pct": "smsp__issue_active.avg.pct_of_peak_sustained_active",
+}
+
+
+def cuda_attempts(which):
+    chosen = attempts.all_attempts() if which == "all" else [attempts.find(which)]
+    return [a for a in chosen if a.is_cuda]
+
+
+def target(number):
+    """Run under ncu: each benchmark shape once inside the NVTX range profile-NN."""
+    import torch
+    kernel = attempts.load(number)
+    inputs = [problem.generate_input(*shape, seed=problem.TASK_SEED) for shape in problem.BENCHMARK_SHAPES]
+    for data in inputs:
+        kernel(data)                                   # warm-up, outside the range
+    torch.cuda.synchronize()
+    torch.cuda.nvtx.range_push(f"profile-{number}")
+    for data in inputs:
+        kernel(data)
+    torch.cuda.synchronize()
+    torch.cuda.nvtx.range_pop()
+
+
+def summarize(report: Path, gpu: str) -> pd.DataFrame:
+    ncu = shutil.which("ncu")
+    raw = subprocess.run([ncu, "--import", str(report), "--csv", "--page", "raw",
+                          "--print-units", "base"], capture_output=True, text=True, check=True)
+    df = pd.read_csv(io.StringIO(raw.stdout)).iloc[1:]          # row 0 holds the units
+    if len(df) != len(problem.BENCHMARK_SHAPES):
+        raise RuntimeError(f"{report}: expected {len(problem.BENCHMARK_SHAPES)} kernels, got {len(df)}")
+    rows = []
+    for (m, k, l), (_, kernel) in zip(problem.BENCHMARK_SHAPES, df.iterrows()):
+        value = lambda name: pd.to_numeric(kernel.get(METRICS[name]), errors="coerce")  # noqa: E731
+        input_bytes = problem.problem_bytes(m, k, l)
+        stalls = {STALL.fullmatch(c).group(1): pd.to_numeric(kernel[c], errors="coerce")
+                  for c in df.columns if STALL.fullmatch(c)}
+        total = sum(v for v in stalls.values() if v == v) or float("nan")
+        top = sorted(stalls.items(), key=lambda kv: -(kv[1] if kv[1] == kv[1] else 0))[:3]
+        row = {"shape": f"{m}x{k}x{l}", "kernel": kernel["Kernel Name"],
+               "duration_us": value("duration_us") / 1e3,
+               "dram_pct_of_peak": value("dram_pct_of_peak"),
+               "dram_gb_s": value("dram_bytes_per_s") / 1e9,
+               "dram_bytes_over_problem_bytes": value("dram_bytes") / input_bytes,
+               "l1_hit_pct": value("l1_hit_pct"), "l2_hit_pct": value("l2_hit_pct"),
+               "sectors_per_ld_request": value("ld_sectors") / value("ld_requests"),
+               "achieved_occupancy_pct": value("achieved_occupancy_pct"),
+               "registers_per_thread": value("registers_per_thread"),
+               "local_spill_bytes": 32 * (value("local_ld_sectors") + value("local_st_sectors")),
+               "inst_executed_per_byte": value("inst_executed") / input_bytes,
+               "inst_issued_per_byte": value("inst_issued") / input_bytes,
+               "issue_slot_util_pct": value("issue_active_pct")}
+        for i, (reason, v) in enumerate(top, 1):
+            row[f"stall_{i}"] = reason
+            row[f"stall_{i}_share_pct"] = 100 * v / total
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def run(which):
+    import torch
+    if not torch.cuda.is_available():
+        raise SystemExit("error: profiling needs an NVIDIA GPU, and none is visible here")
+    ncu = shutil.which("ncu")
+    if ncu is None:
+        raise SystemExit("error: Nsight Compute (ncu) is not on the PATH")
+    gpu = sol.gpu_key(torch.cuda.get_device_name())
+    out_dir = REPO / "profiles" / gpu
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for attempt in cuda_attempts(which):
+        report = REPORTS / gpu / attempt.name
+        report.parent.mkdir(parents=True, exist_ok=True)
+        cmd = [ncu, "--set", "full", "--clock-control", "none", "--nvtx",
+               "--nvtx-include", f"profile-{attempt.number}/", "--export", str(report),
+               "--force-overwrite", sys.executable, __file__, "target", attempt.number]
+        print(f"profiling {attempt.name} ...", flush=True)
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        summary = summarize(report.with_suffix(".ncu-rep"), gpu)
+        summary.to_csv(out_dir / f"{attempt.name}.csv", index=False, float_format="%.4g")
+        print(summary[["shape", "duration_us", "dram_pct_of_peak", "issue_slot_util_pct",
+                       "stall_1", "stall_1_share_pct"]].to_string(index=False))
+    compare(gpu)
+
+
+def compare(gpu="h100"):
+    """profiles/<gpu>/README.md: the key metrics of every attempt side by side (shape 1)."""
+    rows = []
+    for path in sorted((REPO / "profiles" / gpu).glob("*.csv")):
+        df = pd.read_csv(path)
+        first = df.iloc[0]
+        rows.append({"attempt": path.stem, "us (7168x16384x1)": first.duration_us,
+                     "DRAM % peak": first.dram_pct_of_peak, "DRAM GB/s": first.dram_gb_s,
+                     "issue %": first.issue_slot_util_pct,
+                     "inst/byte": first.inst_executed_per_byte,
+                     "sectors/req": first.sectors_per_ld_request,
+                     "occupancy %": first.achieved_occupancy_pct,
+                     "regs": first.registers_per_thread,
+                     "top stall": f"{first.stall_1} ({first.stall_1_share_pct:.0f}%)"})
+    if not rows:
+        return
+    table = pd.DataFrame(rows).to_markdown(index=False, floatfmt=".3g")
+    (REPO / "profiles" / gpu / "README.md").write_text(
+        f"# Nsight Compute summaries, {gpu}\n\nGenerated by `make profiles` from the CSVs beside "
+        "this file (one per attempt, three benchmark shapes each; `--set full`, "
+        "`--clock-control none`). Shape 7168x16384x1 below.\n\n" + table + "\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in ("run", "target"):
+        p = sub.add_parser(name)
+        p.add_argument("attempt")
+    sub.add_parser("compare")
+    args = parser.parse_args()
+    {"run": lambda: run(args.attempt), "target": lambda: target(args.attempt),
+     "compare": lambda: compare()}[args.command]()
+
+
+if __name__ == "__main__":
+    main()
