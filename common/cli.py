@@ -1,7 +1,7 @@
 """Command line of the worklog; the Makefile's targets call it.
 
     python -m common.cli run 07          build, check, time the benchmark shapes, record
-    python -m common.cli bench           the same for every attempt, one floor per shape/mode
+    python -m common.cli bench           the same for every attempt
     python -m common.cli sweep 05        the launch-configuration sweep declared in 05's README
     python -m common.cli latency         shows that host launch latency stays out of the timings
     python -m common.cli check 07        correctness only, every data class, test shapes
