@@ -3,12 +3,13 @@
     python profiles/sanitize.py            # run everything, write profiles/<gpu>/sanitizer.md
 
 memcheck runs every CUDA attempt on small shapes with every data class it declares (99 on
-gpumode); racecheck and synccheck run the attempts whose kernel uses shared memory or
+gpumode), with torch's caching allocator off so that every tensor has its exact bounds; racecheck and synccheck run the attempts whose kernel uses shared memory or
 barriers. A kernel with a planted out-of-bounds write (tests/cuda/planted_oob.cu) must make
 memcheck fail, or the record says the target cannot fail and the command exits non-zero.
 """
 import ctypes
 import datetime
+import os
 import re
 import shutil
 import subprocess
@@ -21,7 +22,7 @@ from common import attempts, build, problem, sol  # noqa: E402
 
 SHAPES = [(128, 256, 1), (256, 1536, 2)]
 PLANTED = REPO / "tests" / "cuda" / "planted_oob.cu"
-SUMMARY = re.compile(r"ERROR SUMMARY: (\d+) error")
+SUMMARY = re.compile(r"ERROR SUMMARY: (\d+) error|\((\d+) errors?,")   # memcheck | racecheck
 
 
 def target(which):
@@ -47,11 +48,14 @@ def target(which):
 
 def sanitize(tool, which):
     sanitizer = shutil.which("compute-sanitizer")
+    # Without torch's caching allocator every tensor is its own cudaMalloc of its exact size,
+    # so memcheck sees an access one byte past a tensor (with it, the pool hides such bugs).
+    env = {**os.environ, "PYTORCH_NO_CUDA_MEMORY_CACHING": "1"}
     proc = subprocess.run([sanitizer, "--tool", tool, "--error-exitcode", "99",
                            sys.executable, __file__, "target", which],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env=env)
     found = SUMMARY.findall(proc.stdout + proc.stderr)
-    errors = int(found[-1]) if found else None
+    errors = int(next(g for g in found[-1] if g)) if found else None
     return proc.returncode, errors, (proc.stdout + proc.stderr)[-3000:]
 
 
