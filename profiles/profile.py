@@ -68,8 +68,8 @@ def summarize(report: Path, gpu: str) -> pd.DataFrame:
     ncu = shutil.which("ncu")
     raw = subprocess.run([ncu, "--import", str(report), "--csv", "--page", "raw",
                           "--print-units", "base"], capture_output=True, text=True, check=True)
-    # row 0 holds the units; ncu writes large numbers with thousands separators
-    df = pd.read_csv(io.StringIO(raw.stdout), thousands=",").iloc[1:]
+    # the row after the header holds the units; numbers carry thousands separators
+    df = pd.read_csv(io.StringIO(raw.stdout), skiprows=[1], thousands=",")
     if len(df) != len(problem.BENCHMARK_SHAPES):
         raise RuntimeError(f"{report}: expected {len(problem.BENCHMARK_SHAPES)} kernels, got {len(df)}")
     rows = []

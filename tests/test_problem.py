@@ -120,6 +120,20 @@ def test_check_accepts_exact_and_fails_each_defect():
     assert check_output(loose, ref, abs_sum, k, "gpumode").ok
 
 
+def test_results_beyond_fp16_must_be_inf_of_their_sign():
+    ref = torch.tensor([70000.0, -1e6, 65000.0, 1.0], dtype=torch.float64).reshape(4, 1, 1)
+    abs_sum = ref.abs()
+    inf = float("inf")
+    good = torch.tensor([inf, -inf, 65024.0, 1.0]).half().reshape(4, 1, 1)
+    assert check_output(good, ref, abs_sum, 64, "full").ok
+    finite_instead = good.clone(); finite_instead[0] = 65504.0
+    assert check_output(finite_instead, ref, abs_sum, 64, "full").nonfinite_mismatch == 1
+    wrong_sign = good.clone(); wrong_sign[1] = inf
+    assert check_output(wrong_sign, ref, abs_sum, 64, "full").nonfinite_mismatch == 1
+    spurious = good.clone(); spurious[2] = inf
+    assert check_output(spurious, ref, abs_sum, 64, "full").nonfinite_mismatch == 1
+
+
 def test_poison_is_a_nan_that_arithmetic_does_not_produce():
     c = torch.zeros(4, dtype=torch.float16)
     poison(c)
