@@ -6,7 +6,7 @@
 #include "nvfp4_cvt.cuh"
 
 // Launch shape, the one place to edit: 16 x 8 won `make sweep-05` on the H100 (the rows with a
-// config in results/h100.csv; 04's 32 x 8 was 4% slower). Below 32 lanes per row a warp serves
+// config in results/h100.csv, tabled in 05's README). Below 32 lanes per row a warp serves
 // several rows and reduces with a sub-warp shuffle;
 // ROWS_PER_BLOCK divides 128, hence M.
 #ifndef THREADS_PER_ROW
