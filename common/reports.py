@@ -159,8 +159,36 @@ def _replace_latency(gpu):
     path.write_text(pattern.sub(lambda _: f"<!-- latency:begin -->\n{latency_table(gpu)}\n<!-- latency:end -->", text))
 
 
+def sweep_table(attempt_number: str, gpu: str) -> str:
+    """Geomean over the benchmark shapes of every swept configuration, as a grid."""
+    df = results.load(gpu)
+    df = df[(df.attempt == attempt_number) & (df.config != "")]
+    if df.empty:
+        return f"_No sweep recorded on {gpu} yet._"
+    settings = df.config.str.split(",").apply(lambda kv: dict(x.split("=") for x in kv))
+    df = df.assign(**{name: settings.str[name].astype(int) for name in settings.iloc[0]})
+    rows, cols = sorted(settings.iloc[0])
+    grid = df.groupby([rows, cols]).mean_us.apply(_geomean).unstack(cols)
+    best = grid.min().min()
+    lines = [f"Geomean of the three benchmark shapes, us, gpumode mode, {df.gpu.iloc[0]}, commit "
+             f"{df.git_sha.iloc[0]}; rows {rows}, columns {cols}; in bold, the configurations within "
+             f"0.5% of the fastest.", "",
+             f"| {rows} \\ {cols} | " + " | ".join(map(str, grid.columns)) + " |",
+             "|---|" + "---:|" * len(grid.columns)]
+    for r, values in grid.iterrows():
+        cells = [f"**{v:.2f}**" if v <= 1.005 * best else f"{v:.2f}" for v in values]
+        lines.append(f"| {r} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def update_readmes(gpu: str = "h100") -> None:
     _replace_between_markers(results.REPO / "README.md", results_table(gpu))
     _replace_latency(gpu)
+    sweep = attempts.find("05").path / "README.md"
+    if "<!-- sweep:begin -->" in sweep.read_text():
+        text = sweep.read_text()
+        pattern = re.compile("<!-- sweep:begin -->.*?<!-- sweep:end -->", re.S)
+        sweep.write_text(pattern.sub(lambda _: f"<!-- sweep:begin -->\n{sweep_table('05', gpu)}\n"
+                                                "<!-- sweep:end -->", text))
     for attempt in attempts.all_attempts():
         _replace_between_markers(attempt.path / "README.md", attempt_table(attempt, gpu))
