@@ -30,7 +30,11 @@ METRICS = {   # summary column -> ncu metric (a tuple: the first name the report
     "dram_pct_of_peak": ("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
                          "dram__throughput.avg.pct_of_peak_sustained_elapsed"),
     "dram_bytes_per_s": "dram__bytes.sum.per_second",
-    "dram_bytes": ("dram__bytes.sum", "dram__bytes_read.sum"),
+    "dram_bytes": ("dram__bytes.sum",),
+    "dram_read_bytes": ("dram__bytes_read.sum",),
+    "dram_write_bytes": ("dram__bytes_write.sum",),
+    "dram_peak_bytes_per_cycle": ("dram__bytes.sum.peak_sustained",),
+    "dram_cycles_per_s": ("dram__cycles_elapsed.avg.per_second",),
     "l1_hit_pct": "l1tex__t_sector_hit_rate.pct",
     "l2_hit_pct": "lts__t_sector_hit_rate.pct",
     "ld_sectors": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
@@ -65,12 +69,17 @@ def target(number):
     torch.cuda.nvtx.range_pop()
 
 
+def first_present(*values):
+    return next((v for v in values if v == v), float("nan"))      # v == v: not NaN
+
+
 def summarize(report: Path, gpu: str) -> pd.DataFrame:
     ncu = shutil.which("ncu")
     raw = subprocess.run([ncu, "--import", str(report), "--csv", "--page", "raw",
                           "--print-units", "base"], capture_output=True, text=True, check=True)
     # the row after the header holds the units; numbers carry thousands separators
     df = pd.read_csv(io.StringIO(raw.stdout), skiprows=[1], thousands=",")
+    print("dram metrics in the report:", ", ".join(c for c in df.columns if c.startswith(("dram__", "gpu__dram"))))
     if len(df) != len(problem.BENCHMARK_SHAPES):
         raise RuntimeError(f"{report}: expected {len(problem.BENCHMARK_SHAPES)} kernels, got {len(df)}")
     rows = []
@@ -86,9 +95,14 @@ def summarize(report: Path, gpu: str) -> pd.DataFrame:
         top = sorted(stalls.items(), key=lambda kv: -(kv[1] if kv[1] == kv[1] else 0))[:3]
         row = {"shape": f"{m}x{k}x{l}", "kernel": kernel["Kernel Name"],
                "duration_us": value("duration_us") / 1e3,
-               "dram_pct_of_peak": value("dram_pct_of_peak"),
+               "dram_pct_of_peak": first_present(
+                   value("dram_pct_of_peak"),      # else: achieved over peak bytes per second
+                   100 * value("dram_bytes_per_s")
+                   / (value("dram_peak_bytes_per_cycle") * value("dram_cycles_per_s"))),
                "dram_gb_s": value("dram_bytes_per_s") / 1e9,
-               "dram_bytes_over_problem_bytes": value("dram_bytes") / input_bytes,
+               "dram_bytes_over_problem_bytes": first_present(
+                   value("dram_bytes"), value("dram_read_bytes") + value("dram_write_bytes"))
+               / input_bytes,
                "l1_hit_pct": value("l1_hit_pct"), "l2_hit_pct": value("l2_hit_pct"),
                "sectors_per_ld_request": value("ld_sectors") / value("ld_requests"),
                "achieved_occupancy_pct": value("achieved_occupancy_pct"),
@@ -137,6 +151,7 @@ def compare(gpu="h100"):
         first = df.iloc[0]
         rows.append({"attempt": path.stem, "us (7168x16384x1)": first.duration_us,
                      "DRAM % peak": first.dram_pct_of_peak, "DRAM GB/s": first.dram_gb_s,
+                     "DRAM bytes / problem bytes": first.dram_bytes_over_problem_bytes,
                      "issue %": first.issue_slot_util_pct,
                      "inst/byte": first.inst_executed_per_byte,
                      "sectors/req": first.sectors_per_ld_request,
