@@ -21,6 +21,7 @@ help:
 	@echo "make test         the test suite (GPU tests run where a GPU is visible)"
 	@echo "make bench        every attempt, both clearing modes, recorded in results/ (GPU)"
 	@echo "make diff-NN      attempt NN's kernel against its parent's"
+	@echo "make sass-NN      SASS instruction counts of attempt NN for sm_90a and sm_100a"
 	@echo "make submission-NN  write attempt NN as a GPU MODE submission file (build/submissions/)"
 	@echo "make sweep-05     05's launch-configuration sweep (GPU)"
 	@echo "make profile-NN   Nsight Compute on attempt NN; summary in profiles/<gpu>/ (GPU)"
@@ -42,6 +43,9 @@ attempt-%: $(ENV)
 
 diff-%: $(ENV)
 	@$(CLI) diff $*
+
+sass-%: $(ENV)
+	@$(CLI) sass $*
 
 bench: $(ENV)
 	@$(CLI) bench

@@ -7,10 +7,13 @@
     python -m common.cli check 07        correctness only, every data class, test shapes
     python -m common.cli table           regenerate README tables from results/
     python -m common.cli diff 07         the attempt's kernel against its parent's
+    python -m common.cli sass 03         SASS instruction counts per target (no GPU needed)
     python -m common.cli submission 07   a GPU MODE submission file generated from the attempt
 """
 import argparse
+import collections
 import itertools
+import re
 import statistics
 import subprocess
 import sys
@@ -197,6 +200,23 @@ def cmd_submission(args):
     print(f"wrote {path.relative_to(results.REPO)}")
 
 
+def cmd_sass(args):
+    """Instruction counts of an attempt's SASS per target: the evidence for Hopper vs Blackwell."""
+    attempt = attempts.find(args.attempt)
+    if not attempt.is_cuda:
+        raise SystemExit(f"attempt {attempt.number} is not a CUDA attempt")
+    library = attempts.build.build(attempt.source)
+    for target in attempts.build.TARGETS:
+        lines = [l for l in attempts.build.sass(library, target).splitlines()
+                 if re.match(r"\s*/\*[0-9a-f]{4,}\*/", l)]
+        opcodes = collections.Counter(re.sub(r"^\s*/\*[0-9a-f]+\*/\s*(@!?U?P\w+\s+)?", "", l)
+                                      .split()[0].split(".")[0].rstrip(";") for l in lines)
+        hw_fp4 = sum("F2FP.F16.E2M1" in l for l in lines)
+        top = ", ".join(f"{op} {n}" for op, n in opcodes.most_common(8))
+        print(f"{attempt.name} {target}: {len(lines)} SASS instructions in the library, "
+              f"{hw_fp4} of them F2FP.F16.E2M1; most frequent: {top}")
+
+
 def cmd_diff(args):
     attempt = attempts.find(args.attempt)
     if attempt.parent is None:
@@ -235,6 +255,9 @@ def main(argv=None):
     p = sub.add_parser("submission", help="export an attempt as a GPU MODE submission file")
     p.add_argument("attempt")
     p.set_defaults(fn=cmd_submission)
+    p = sub.add_parser("sass", help="SASS instruction counts of an attempt, per target")
+    p.add_argument("attempt")
+    p.set_defaults(fn=cmd_sass)
     p = sub.add_parser("diff", help="an attempt's kernel against its parent's")
     p.add_argument("attempt")
     p.set_defaults(fn=cmd_diff)

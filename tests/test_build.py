@@ -44,3 +44,12 @@ def test_cache_rebuilds_only_when_the_source_changes(tmp_path):
     assert build.build(source, targets=("sm_90a",)) == first
     source.write_text('extern "C" int f() { return 2; }\n')
     assert build.build(source, targets=("sm_90a",)) != first
+
+
+def test_sass_counts_show_the_hopper_software_decode(capsys):
+    from common import cli
+    cli.main(["sass", "03"])
+    out = capsys.readouterr().out.splitlines()
+    hopper, blackwell = (int(line.split(": ")[1].split()[0]) for line in out)
+    assert "0 of them F2FP.F16.E2M1" in out[0] and "0 of them" not in out[1]
+    assert hopper > 4 * blackwell      # the fp4 intrinsic is a software routine on sm_90a
