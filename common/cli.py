@@ -4,7 +4,7 @@
     python -m common.cli bench           the same for every attempt
     python -m common.cli sweep 05        the launch-configuration sweep declared in 05's README
     python -m common.cli latency         shows that host launch latency stays out of the timings
-    python -m common.cli check 07        correctness only, every data class, test shapes
+    python -m common.cli check 07        correctness only, on the test shapes
     python -m common.cli table           regenerate README tables from results/
     python -m common.cli diff 07         the attempt's kernel against its parent's
     python -m common.cli sass 03         SASS instruction counts per target (no GPU needed)
@@ -30,15 +30,11 @@ FLOOR = "99"
 EMPTY_KERNEL_LIMIT_US = 6.0
 
 
-class NoGPU(SystemExit):
-    pass
-
-
 def require_gpu():
     if not torch.cuda.is_available():
         print("error: this target runs kernels and needs an NVIDIA GPU, but none is visible "
               "here (torch.cuda.is_available() is False)", file=sys.stderr)
-        raise NoGPU(2)
+        raise SystemExit(2)
 
 
 class Inputs:
@@ -56,7 +52,7 @@ class Inputs:
 
 
 INPUTS = Inputs()
-WARMED_UP = []
+_warmed_up = False
 
 
 def check_attempt(kernel, attempt, inputs: Inputs, shapes, classes, seed=problem.TASK_SEED):
@@ -97,23 +93,24 @@ def warm_up(kernel, data, seconds=1.0):
 
 def measure(attempts_to_run, shapes, modes, config_defines=None, record=True):
     """Check, then time each attempt and the floor on each shape and mode; print and record."""
+    global _warmed_up
     require_gpu()
     require_healthy_timing()
     gpu = sol.gpu_key(torch.cuda.get_device_name())
-    inputs, rows, failed = INPUTS, [], []
+    rows, failed = [], []
     floor_kernel = attempts.load(FLOOR)
-    if not WARMED_UP:        # bring clocks and memory out of idle before the first timing
+    if not _warmed_up:       # bring clocks and memory out of idle before the first timing
         warm_up(floor_kernel, INPUTS.get(shapes[0])[0])
-        WARMED_UP.append(True)
+        _warmed_up = True
     for attempt in attempts_to_run:
         kernel = attempts.load(attempt.number, config_defines)
         classes = [] if attempt.number == FLOOR else ["gpumode"]   # 99 is no GEMV
-        failures = check_attempt(kernel, attempt, inputs, shapes, classes)
+        failures = check_attempt(kernel, attempt, INPUTS, shapes, classes)
         if failures:
             failed.append(attempt.number)
             continue
         for shape, mode in itertools.product(shapes, modes):
-            data = inputs.get(shape)[0]
+            data = INPUTS.get(shape)[0]
             # The floor is timed right before the kernel, same shape and mode: the machine
             # drifts by several percent over minutes, and a ratio must not mix two moments.
             floor = time_call(floor_kernel, data, mode)

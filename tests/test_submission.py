@@ -3,7 +3,6 @@ import importlib.util
 import sys
 import types
 
-import pytest
 import torch
 
 from common import problem, submission
