@@ -1,4 +1,4 @@
-"""Attempts: discovery, metadata, and the entry point of contract 1.
+"""Attempts: discovery, metadata, and the entry point of contract 1 (docs/contracts.md).
 
     from common.attempts import load
     custom_kernel = load("07")          # GPU MODE's custom_kernel(data) -> c
@@ -21,7 +21,6 @@ from . import build
 from .validate import validate_inputs
 
 ATTEMPTS_DIR = build.REPO / "attempts"
-ENTRY_SYMBOL = "nvfp4_gemv"
 
 
 @dataclass(frozen=True)
@@ -103,25 +102,78 @@ def _load_python(attempt: Attempt):
         validate_inputs(data)
         return module.custom_kernel(data)
     custom_kernel.attempt = attempt
+    custom_kernel.build_id = build.source_id(attempt.source)
     return custom_kernel
 
 
+# The declarations of common/cuda/nvfp4_gemv.h as ctypes signatures: (return type, arguments).
+# tests/test_contracts.py parses the header and fails if the two disagree.
+_GEMV_ARGS = [ctypes.c_void_p] * 5 + [ctypes.c_int] * 3 + [ctypes.c_longlong] * 2
+ENTRY_POINTS = {
+    "nvfp4_gemv": (ctypes.c_int, _GEMV_ARGS + [ctypes.c_void_p]),
+    "nvfp4_gemv_with_workspace": (ctypes.c_int, _GEMV_ARGS + [ctypes.c_void_p] * 2),
+    "nvfp4_gemv_workspace_bytes": (ctypes.c_size_t, [ctypes.c_int] * 3),
+    "nvfp4_gemv_setup": (ctypes.c_int, []),
+}
+
+
+class ContractError(RuntimeError):
+    """A built attempt does not export the entry points contract 1 asks for."""
+
+
+def _symbol(library, name):
+    try:
+        function = getattr(library, name)
+    except AttributeError:
+        return None
+    function.restype, function.argtypes = ENTRY_POINTS[name]
+    return function
+
+
+class Workspace:
+    """Scratch memory of one attempt on one device: zero-filled when allocated, grown on demand."""
+
+    def __init__(self):
+        self._buffers = {}
+
+    def get(self, nbytes: int, device) -> int:
+        buffer = self._buffers.get(device)
+        if buffer is None or buffer.numel() < nbytes:
+            buffer = torch.zeros(max(nbytes, 16), dtype=torch.uint8, device=device)
+            self._buffers[device] = buffer
+        return buffer.data_ptr()
+
+
 def _load_cuda(attempt: Attempt, defines):
-    library = ctypes.CDLL(str(build.build(attempt.source, defines)))
-    entry = getattr(library, ENTRY_SYMBOL)
-    entry.restype = ctypes.c_int
-    entry.argtypes = [ctypes.c_void_p] * 5 + [ctypes.c_int] * 3 + [ctypes.c_longlong] * 2 + [ctypes.c_void_p]
+    path = build.build(attempt.source, defines)
+    library = ctypes.CDLL(str(path))
+    plain, with_workspace = _symbol(library, "nvfp4_gemv"), _symbol(library, "nvfp4_gemv_with_workspace")
+    workspace_bytes, setup = _symbol(library, "nvfp4_gemv_workspace_bytes"), _symbol(library, "nvfp4_gemv_setup")
+    if (plain is None) == (with_workspace is None):
+        raise ContractError(f"attempt {attempt.number} must define exactly one of nvfp4_gemv and "
+                            "nvfp4_gemv_with_workspace (common/cuda/nvfp4_gemv.h)")
+    if with_workspace is not None and workspace_bytes is None:
+        raise ContractError(f"attempt {attempt.number} defines nvfp4_gemv_with_workspace but not "
+                            "nvfp4_gemv_workspace_bytes")
+    if setup is not None and (err := setup()):
+        raise RuntimeError(f"attempt {attempt.number}: nvfp4_gemv_setup failed with CUDA error {err}")
+    workspace = Workspace()
 
     def custom_kernel(data):
         m, k, l = validate_inputs(data)
         a, b, sfa, sfb, _, _, c = data
         with torch.cuda.device(a.device):
             stream = torch.cuda.current_stream().cuda_stream
-            err = entry(a.data_ptr(), b.data_ptr(), sfa.data_ptr(), sfb.data_ptr(), c.data_ptr(),
-                        m, k, l, b.stride(2), sfb.stride(2), stream)
+            args = (a.data_ptr(), b.data_ptr(), sfa.data_ptr(), sfb.data_ptr(), c.data_ptr(),
+                    m, k, l, b.stride(2), sfb.stride(2))
+            if plain is not None:
+                err = plain(*args, stream)
+            else:
+                err = with_workspace(*args, workspace.get(workspace_bytes(m, k, l), a.device), stream)
         if err:
             raise RuntimeError(f"attempt {attempt.number}: kernel launch failed with CUDA error {err}")
         return c
     custom_kernel.attempt = attempt
     custom_kernel.library = library
+    custom_kernel.build_id = build.build_id(path)
     return custom_kernel

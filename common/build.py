@@ -101,3 +101,27 @@ def sass(library: Path, target: str) -> str:
     if proc.returncode != 0:
         raise BuildError(f"cuobjdump failed on {library}: {proc.stderr.strip()}")
     return proc.stdout
+
+
+_SASS_INSTRUCTION = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s*(.*?)\s*;", re.M)
+_SASS_FUNCTION = re.compile(r"^\s*Function : (\S+)", re.M)
+MEASURED_TARGET = "sm_90a"       # the code the recorded rows ran (H100 and H200)
+
+
+def build_id(library: Path) -> str:
+    """The identity of a built library's measured code: a hash of its sm_90a SASS (kernel names
+    and instructions, without addresses or encodings). A recorded row names it, so a change of a
+    shared header or flag that alters an attempt's code is seen (tests/test_history.py)."""
+    text = sass(library, MEASURED_TARGET)
+    digest = hashlib.sha256()
+    for line in text.splitlines():
+        if m := _SASS_FUNCTION.match(line):
+            digest.update(b"F " + m.group(1).encode() + b"\n")
+        elif m := _SASS_INSTRUCTION.match(line):
+            digest.update(" ".join(m.group(1).split()).encode() + b"\n")
+    return "sass:" + digest.hexdigest()[:12]
+
+
+def source_id(source: Path) -> str:
+    """The identity of a Python attempt: a hash of its source."""
+    return "py:" + hashlib.sha256(Path(source).read_bytes()).hexdigest()[:12]

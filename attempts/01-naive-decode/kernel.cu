@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <cstdint>
+#include "nvfp4_gemv.h"  // the entry point this file defines (contract 1)
 
 constexpr int THREADS_PER_BLOCK = 128;  // divides M (a multiple of 128): no bounds check needed
 

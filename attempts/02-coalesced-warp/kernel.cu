@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <cstdint>
+#include "nvfp4_gemv.h"  // the entry point this file defines (contract 1)
 
 constexpr int THREADS_PER_ROW = 32;  // one warp per row
 constexpr int ROWS_PER_BLOCK = 8;    // divides M (a multiple of 128): a block never spans batches

@@ -7,6 +7,7 @@
 #include <cuda_fp4.h>
 #include <cuda_fp8.h>
 #include <cstdint>
+#include "nvfp4_gemv.h"  // the entry point this file defines (contract 1)
 
 constexpr int THREADS_PER_ROW = 32;
 constexpr int ROWS_PER_BLOCK = 8;

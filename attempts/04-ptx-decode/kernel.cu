@@ -6,6 +6,7 @@
 #include <cuda_fp16.h>
 #include <cstdint>
 #include "nvfp4_cvt.cuh"
+#include "nvfp4_gemv.h"  // the entry point this file defines (contract 1)
 
 constexpr int THREADS_PER_ROW = 32;
 constexpr int ROWS_PER_BLOCK = 8;

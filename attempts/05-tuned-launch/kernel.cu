@@ -5,6 +5,7 @@
 #include <cuda_fp16.h>
 #include <cstdint>
 #include "nvfp4_cvt.cuh"
+#include "nvfp4_gemv.h"  // the entry point this file defines (contract 1)
 
 // Launch shape, the one place to edit: 16 x 8 won `make sweep-05` on the H100 (the rows with a
 // config in results/h100.csv, tabled in 05's README). Below 32 lanes per row a warp serves
