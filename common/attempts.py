@@ -63,6 +63,50 @@ class Attempt:
         return find(str(parent)) if parent else None
 
 
+# The front matter of an attempt's README (docs/contracts.md, contract 4). tests/test_contracts.py
+# holds every attempt to it: a misspelt key would otherwise silently drop a test.
+REQUIRED_KEYS = {"attempt", "slug", "title", "parent", "source", "seed_b200_us", "correct_on",
+                 "expected_failures", "targets"}
+OPTIONAL_KEYS = {"fp16_scale_product", "nondeterministic", "sweep"}
+RESULT_MARKERS = ("<!-- results:begin -->", "<!-- results:end -->")
+
+
+def front_matter_errors(attempt: "Attempt") -> list[str]:
+    """Everything wrong with an attempt's front matter and README sections (empty: all good)."""
+    from .problem import DATA_CLASSES
+    try:
+        meta = attempt.meta
+    except (ValueError, yaml.YAMLError) as e:
+        return [str(e)]
+    errors = []
+    keys = set(meta)
+    errors += [f"missing key {k!r}" for k in sorted(REQUIRED_KEYS - keys)]
+    errors += [f"unknown key {k!r} (allowed: {', '.join(sorted(REQUIRED_KEYS | OPTIONAL_KEYS))})"
+               for k in sorted(keys - REQUIRED_KEYS - OPTIONAL_KEYS)]
+    if str(meta.get("attempt")) != attempt.number:
+        errors.append(f"attempt {meta.get('attempt')!r} does not match the directory's {attempt.number!r}")
+    if meta.get("slug") != attempt.slug:
+        errors.append(f"slug {meta.get('slug')!r} does not match the directory's {attempt.slug!r}")
+    parent = str(meta.get("parent") or "")
+    if parent and parent not in {a.number for a in all_attempts()}:
+        errors.append(f"parent {parent!r} is not an attempt")
+    correct = set(meta.get("correct_on") or [])
+    failing = set(meta.get("expected_failures") or {})
+    unknown = (correct | failing) - set(DATA_CLASSES)
+    if unknown:
+        errors.append(f"unknown data classes {sorted(unknown)}")
+    if correct & failing:
+        errors.append(f"data classes both correct and expected to fail: {sorted(correct & failing)}")
+    if correct and correct | failing != set(DATA_CLASSES):
+        errors.append(f"data classes not declared: {sorted(set(DATA_CLASSES) - correct - failing)}")
+    expected_targets = ["sm_90a", "sm_100a"] if attempt.is_cuda else ["python"]
+    if meta.get("targets") != expected_targets:
+        errors.append(f"targets {meta.get('targets')!r}, expected {expected_targets}")
+    text = (attempt.path / "README.md").read_text()
+    errors += [f"README lacks the marker {m}" for m in RESULT_MARKERS if m not in text]
+    return errors
+
+
 def all_attempts() -> list[Attempt]:
     found = []
     for path in sorted(ATTEMPTS_DIR.iterdir()):
@@ -145,18 +189,27 @@ class Workspace:
 
 
 def _load_cuda(attempt: Attempt, defines):
-    path = build.build(attempt.source, defines)
+    custom_kernel = load_library(attempt.source, defines, f"attempt {attempt.number}")
+    custom_kernel.attempt = attempt
+    return custom_kernel
+
+
+def load_library(source: Path, defines: dict | None = None, label: str | None = None):
+    """custom_kernel(data) -> c for any CUDA source implementing common/cuda/nvfp4_gemv.h
+    (an attempt, or a read strategy of common/floor.py); `label` names it in errors."""
+    label = label or str(source)
+    path = build.build(source, defines)
     library = ctypes.CDLL(str(path))
     plain, with_workspace = _symbol(library, "nvfp4_gemv"), _symbol(library, "nvfp4_gemv_with_workspace")
     workspace_bytes, setup = _symbol(library, "nvfp4_gemv_workspace_bytes"), _symbol(library, "nvfp4_gemv_setup")
     if (plain is None) == (with_workspace is None):
-        raise ContractError(f"attempt {attempt.number} must define exactly one of nvfp4_gemv and "
+        raise ContractError(f"{label} must define exactly one of nvfp4_gemv and "
                             "nvfp4_gemv_with_workspace (common/cuda/nvfp4_gemv.h)")
     if with_workspace is not None and workspace_bytes is None:
-        raise ContractError(f"attempt {attempt.number} defines nvfp4_gemv_with_workspace but not "
+        raise ContractError(f"{label} defines nvfp4_gemv_with_workspace but not "
                             "nvfp4_gemv_workspace_bytes")
     if setup is not None and (err := setup()):
-        raise RuntimeError(f"attempt {attempt.number}: nvfp4_gemv_setup failed with CUDA error {err}")
+        raise RuntimeError(f"{label}: nvfp4_gemv_setup failed with CUDA error {err}")
     workspace = Workspace()
 
     def custom_kernel(data):
@@ -171,9 +224,8 @@ def _load_cuda(attempt: Attempt, defines):
             else:
                 err = with_workspace(*args, workspace.get(workspace_bytes(m, k, l), a.device), stream)
         if err:
-            raise RuntimeError(f"attempt {attempt.number}: kernel launch failed with CUDA error {err}")
+            raise RuntimeError(f"{label}: kernel launch failed with CUDA error {err}")
         return c
-    custom_kernel.attempt = attempt
     custom_kernel.library = library
     custom_kernel.build_id = build.build_id(path)
     return custom_kernel

@@ -4,6 +4,7 @@
     python -m common.cli bench           the same for every attempt
     python -m common.cli sweep 05        the launch-configuration sweep declared in 05's README
     python -m common.cli latency         shows that host launch latency stays out of the timings
+    python -m common.cli floor           99 against every other plain-read strategy, all shapes
     python -m common.cli check 07        correctness only, on the test shapes
     python -m common.cli table           regenerate README tables from results/
     python -m common.cli diff 07         the attempt's kernel against its parent's
@@ -17,121 +18,12 @@ import re
 import statistics
 import subprocess
 import sys
-import time
 
 import torch
 
-from . import attempts, problem, reports, results, sol, submission
-from .check import check_output, poison
-from .reference import reference_gpu
+from . import attempts, floor, fragments, problem, reports, results, sol, submission
+from .measure import FloorBroken, Inputs, check_attempt, measure, require_gpu
 from .timing import MODES, time_call
-
-FLOOR = "99"
-EMPTY_KERNEL_LIMIT_US = 6.0
-
-
-def require_gpu():
-    if not torch.cuda.is_available():
-        print("error: this target runs kernels and needs an NVIDIA GPU, but none is visible "
-              "here (torch.cuda.is_available() is False)", file=sys.stderr)
-        raise SystemExit(2)
-
-
-class Inputs:
-    """Inputs and their references, generated once per process."""
-
-    def __init__(self):
-        self._cache = {}
-
-    def get(self, shape, data="gpumode", seed=problem.TASK_SEED):
-        key = (shape, data, seed)
-        if key not in self._cache:
-            inputs = problem.generate_input(*shape, seed=seed, data=data)
-            self._cache[key] = (inputs, *reference_gpu(inputs))
-        return self._cache[key]
-
-
-INPUTS = Inputs()
-_warmed_up = False
-
-
-def check_attempt(kernel, attempt, inputs: Inputs, shapes, classes, seed=problem.TASK_SEED):
-    """Run the attempt on each shape and data class with poisoned outputs; return failures."""
-    failures = []
-    for shape, data in itertools.product(shapes, classes):
-        x, ref, abs_sum = inputs.get(shape, data, seed)
-        poison(x[6])
-        out = kernel(x)
-        torch.cuda.synchronize()
-        result = check_output(out, ref, abs_sum, shape[1], data)
-        print(f"  check {attempt.number} {'x'.join(map(str, shape)):>14} {data:9} {result.message}")
-        if not result.ok:
-            failures.append((shape, data, result.message))
-    return failures
-
-
-def require_healthy_timing():
-    """Refuse to measure when an empty kernel does not time at a few microseconds: then the
-    events would bracket more than the kernel (see docs/methodology.md)."""
-    empty = lambda _: torch.cuda._sleep(0)  # noqa: E731
-    for mode in MODES:
-        t = time_call(empty, None, mode, max_seconds=0.5)
-        if t.median_us > EMPTY_KERNEL_LIMIT_US:
-            print(f"error: an empty kernel times at {t.median_us:.1f} us in {mode} mode (limit "
-                  f"{EMPTY_KERNEL_LIMIT_US} us): the timings would not be the kernel's; nothing "
-                  "measured", file=sys.stderr)
-            raise SystemExit(3)
-
-
-def warm_up(kernel, data, seconds=1.0):
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        for _ in range(50):
-            kernel(data)
-        torch.cuda.synchronize()
-
-
-def measure(attempts_to_run, shapes, modes, config_defines=None, record=True):
-    """Check, then time each attempt and the floor on each shape and mode; print and record."""
-    global _warmed_up
-    require_gpu()
-    require_healthy_timing()
-    gpu = sol.gpu_key(torch.cuda.get_device_name())
-    rows, failed = [], []
-    floor_kernel = attempts.load(FLOOR)
-    if not _warmed_up:       # bring clocks and memory out of idle before the first timing
-        warm_up(floor_kernel, INPUTS.get(shapes[0])[0])
-        _warmed_up = True
-    for attempt in attempts_to_run:
-        kernel = attempts.load(attempt.number, config_defines)
-        classes = [] if attempt.number == FLOOR else ["gpumode"]   # 99 is no GEMV
-        failures = check_attempt(kernel, attempt, INPUTS, shapes, classes)
-        if failures:
-            failed.append(attempt.number)
-            continue
-        for shape, mode in itertools.product(shapes, modes):
-            data = INPUTS.get(shape)[0]
-            # The floor is timed right before the kernel, same shape and mode: the machine
-            # drifts by several percent over minutes, and a ratio must not mix two moments.
-            floor = time_call(floor_kernel, data, mode)
-            t = time_call(kernel, data, mode,
-                          nvtx_name=f"{attempt.number} {'x'.join(map(str, shape))}")
-            config = ",".join(f"{k}={v}" for k, v in sorted((config_defines or {}).items()))
-            rows.append({"attempt": attempt.number, "config": config,
-                         "m": shape[0], "k": shape[1], "l": shape[2], "mode": mode,
-                         "data": "gpumode", **vars(t), "floor_us": floor.mean_us,
-                         "sol_us": sol.datasheet_sol_us(*shape, gpu),
-                         "gb_s": sol.gbps(*shape, t.mean_us), **results.provenance()})
-    if rows:
-        print(reports.timing_table(rows))
-        if record:
-            print(f"recorded {len(rows)} rows in {results.record(gpu, rows).relative_to(results.REPO)}")
-    if failed:
-        print(f"error: attempts {', '.join(failed)} failed the check; nothing timed for them",
-              file=sys.stderr)
-        raise SystemExit(1)
-    return rows
-
 
 def cmd_run(args):
     measure([attempts.find(n) for n in args.attempts], problem.BENCHMARK_SHAPES, args.modes)
@@ -170,12 +62,28 @@ def cmd_latency(args):
     for mode in (*MODES, "none"):
         t = time_call(empty, None, mode if mode != "none" else "gpumode", idle_gpu=mode == "none")
         rows.append({"attempt": "launch-probe", "config": "", "m": 0, "k": 0, "l": 0,
-                     "mode": mode, "data": "", **vars(t), "floor_us": None, "sol_us": None,
-                     "gb_s": None, **results.provenance()})
+                     "mode": mode, "data": "", **t.stats(), "floor_us": None, "sol_us": None,
+                     "gb_s": None, "build": "", "floor_build": "", **results.provenance()})
         print(f"empty kernel, {mode:8} {'(GPU idle before each call)' if mode == 'none' else '(L2 cleared before each call)':32}"
               f" mean {t.mean_us:6.2f} us  median {t.median_us:6.2f} us  ({t.runs} runs)")
     if args.record:
         results.record(gpu, rows)
+
+
+def cmd_floor(args):
+    """99 against every other plain-read strategy, side by side; fails if one is faster."""
+    require_gpu()
+    gpu = sol.gpu_key(torch.cuda.get_device_name())
+    df = floor.compare()
+    table = floor.verdicts(df)
+    print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
+    print(f"recorded {len(df)} rows in {floor.record(gpu, df).relative_to(results.REPO)}")
+    broken = table[~table.holds]
+    if len(broken):
+        print(f"error: 99 is not the fastest read on {len(broken)} shape/mode pairs (by more than "
+              f"{floor.TOLERANCE:.0%}): {', '.join(broken['shape'] + ' ' + broken['mode'])}",
+              file=sys.stderr)
+        raise SystemExit(1)
 
 
 def cmd_check(args):
@@ -189,11 +97,15 @@ def cmd_check(args):
 
 
 def cmd_table(args):
-    reports.update_readmes()
+    for path in fragments.update_all():
+        print(f"regenerated {path.relative_to(results.REPO)}")
 
 
 def cmd_submission(args):
-    path = submission.write(args.attempt, results.git_sha())
+    try:
+        path = submission.write(args.attempt, results.git_sha())
+    except ValueError as e:
+        raise SystemExit(f"error: {e}")
     print(f"wrote {path.relative_to(results.REPO)}")
 
 
@@ -242,6 +154,8 @@ def main(argv=None):
     p = sub.add_parser("latency", help="show that launch latency stays out of the timings")
     p.add_argument("--no-record", dest="record", action="store_false")
     p.set_defaults(fn=cmd_latency)
+    p = sub.add_parser("floor", help="99 against every other plain-read strategy")
+    p.set_defaults(fn=cmd_floor)
     p = sub.add_parser("check", help="correctness of one attempt")
     p.add_argument("attempt")
     p.add_argument("--data", choices=["declared", "all"], default="declared")
@@ -261,9 +175,12 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         args.fn(args)
-    except (KeyError, attempts.build.BuildError) as e:
+    except (KeyError, attempts.build.BuildError, attempts.ContractError) as e:
         print(f"error: {e.args[0] if e.args else e}", file=sys.stderr)
         raise SystemExit(2)
+    except FloorBroken as e:
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(4)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,14 @@ from . import nvfp4
 TEST_SHAPES = [(128, 256, 1), (128, 1536, 1), (128, 3072, 1), (256, 7168, 1), (2432, 4608, 2),
                (384, 7168, 2), (512, 512, 2), (512, 4096, 2), (512, 1536, 2)]
 BENCHMARK_SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4)]
+# LLM decode shapes (M output features x K input features, L sequences): Llama-3 8B/70B and
+# Mistral-style projections, the vocabulary head of a 128k-token model, and batches of 4 and 16.
+DECODE_SHAPES = [(4096, 4096, 1), (6144, 4096, 1), (28672, 4096, 1), (4096, 14336, 1),
+                 (8192, 8192, 1), (57344, 8192, 1), (8192, 28672, 1), (128256, 4096, 1),
+                 (4096, 4096, 4), (4096, 4096, 16)]
+# Where launch and tail latency dominate, and shapes nobody tuned for (odd multiples of 128 / 64).
+SMALL_SHAPES = [(128, 16384, 1), (1024, 1024, 1), (2048, 7168, 4)]
+ODD_SHAPES = [(4224, 4160, 1), (1152, 5184, 3), (8320, 2112, 2)]
 TASK_SEED = 1111
 DATA_CLASSES = ("gpumode", "full", "quantized")
 B_PADDED_ROWS = 128

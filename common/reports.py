@@ -1,14 +1,13 @@
-"""Tables generated from results/: the terminal table of a run and the README sections.
-
-README.md and each attempt's README carry marker lines; everything between them is
-generated here from results/<gpu>.csv, never typed by hand.
+"""Tables generated from results/: the terminal table of a run and the markdown tables that
+common/fragments.py writes into the README, the attempts' READMEs and docs/ (`make table`).
+Nothing between the markers is typed by hand.
 """
 import re
 import statistics
 
 import pandas as pd
 
-from . import attempts, problem, results
+from . import attempts, floor, problem, results
 
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 GPUS = {"h100": "H100 80GB HBM3 (SXM)", "h200": "H200"}
@@ -29,7 +28,7 @@ def timing_table(rows) -> str:
     return df[cols].to_string(index=False, float_format=lambda v: f"{v:.2f}")
 
 
-def _main_rows(gpu: str) -> pd.DataFrame:
+def main_rows(gpu: str) -> pd.DataFrame:
     df = results.load(gpu)
     df = df[(df.config == "") & (df.data == "gpumode") & (df.attempt != "launch-probe")]
     bench = {f"{m}x{k}x{l}" for m, k, l in problem.BENCHMARK_SHAPES}
@@ -43,7 +42,7 @@ def _geomean(values) -> float:
 
 def summary(gpu: str) -> pd.DataFrame:
     """Per attempt and mode: geomean time, floor, SoL over the three benchmark shapes."""
-    df = _main_rows(gpu)
+    df = main_rows(gpu)
     out = []
     for (attempt, mode), g in df.groupby(["attempt", "mode"]):
         if len(g) != len(problem.BENCHMARK_SHAPES):
@@ -58,8 +57,11 @@ def _fmt(v, digits=1):
     return "-" if pd.isna(v) else f"{v:,.{digits}f}"
 
 
-def results_table(gpu: str) -> str:
-    """The README's table: each attempt's mean time per benchmark shape, both modes."""
+def results_table(gpu: str | None = None) -> str:
+    """The README's table: each attempt's mean time per benchmark shape, both modes; every GPU
+    with recorded results when none is named."""
+    if gpu is None:
+        return "\n".join(results_table(g) for g in results.gpus())
     s = summary(gpu)
     if s.empty:
         return f"_No results recorded for {gpu} yet._"
@@ -83,7 +85,7 @@ def results_table(gpu: str) -> str:
 
 
 def provenance_note(gpu: str) -> str:
-    df = _main_rows(gpu)
+    df = main_rows(gpu)
     if df.empty:
         return ""
     distinct = lambda col: ", ".join(sorted(set(map(str, df[col]))))  # noqa: E731
@@ -94,9 +96,14 @@ def provenance_note(gpu: str) -> str:
             f"Source: `results/{gpu}.csv`._\n")
 
 
+def attempt_results(attempt) -> str:
+    """An attempt README's Result section: its table on every GPU with results."""
+    return "\n\n".join(attempt_table(attempt, gpu) for gpu in results.gpus())
+
+
 def attempt_table(attempt, gpu: str) -> str:
     """An attempt README's Result section: its rows, and the speedup over its parent."""
-    df = _main_rows(gpu)
+    df = main_rows(gpu)
     mine = df[df.attempt == attempt.number]
     if mine.empty:
         return f"_Not measured on {gpu} yet._"
@@ -127,14 +134,6 @@ def attempt_table(attempt, gpu: str) -> str:
     return "\n".join(lines)
 
 
-def _replace_between_markers(path, body: str) -> None:
-    text = path.read_text()
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
-    if not pattern.search(text):
-        raise ValueError(f"{path} has no {BEGIN} ... {END} markers")
-    path.write_text(pattern.sub(lambda _: f"{BEGIN}\n{body}\n{END}", text))
-
-
 def latency_table(gpu: str) -> str:
     df = results.load(gpu)
     df = df[df.attempt == "launch-probe"]
@@ -150,13 +149,6 @@ def latency_table(gpu: str) -> str:
     lines.append(f"\n_{r.gpu}, driver {r.driver}, CUDA {r.cuda}, torch {r.torch}, commit {r.git_sha}, "
                  f"{r.measured_at[:10]}; `make latency`._")
     return "\n".join(lines)
-
-
-def _replace_latency(gpu):
-    path = results.REPO / "docs" / "methodology.md"
-    text = path.read_text()
-    pattern = re.compile("<!-- latency:begin -->.*?<!-- latency:end -->", re.S)
-    path.write_text(pattern.sub(lambda _: f"<!-- latency:begin -->\n{latency_table(gpu)}\n<!-- latency:end -->", text))
 
 
 def sweep_table(attempt_number: str, gpu: str) -> str:
@@ -181,14 +173,58 @@ def sweep_table(attempt_number: str, gpu: str) -> str:
     return "\n".join(lines)
 
 
-def update_readmes(gpu: str = "h100") -> None:
-    _replace_between_markers(results.REPO / "README.md", results_table(gpu))
-    _replace_latency(gpu)
-    sweep = attempts.find("05").path / "README.md"
-    if "<!-- sweep:begin -->" in sweep.read_text():
-        text = sweep.read_text()
-        pattern = re.compile("<!-- sweep:begin -->.*?<!-- sweep:end -->", re.S)
-        sweep.write_text(pattern.sub(lambda _: f"<!-- sweep:begin -->\n{sweep_table('05', gpu)}\n"
-                                                "<!-- sweep:end -->", text))
-    for attempt in attempts.all_attempts():
-        _replace_between_markers(attempt.path / "README.md", attempt_table(attempt, gpu))
+def summary_table(gpu: str | None = None) -> str:
+    """Every attempt on one GPU: geomean over the benchmark shapes in both modes, its ratio to
+    the floor and to the datasheet speed of light, and its speedup over 00a and 00c."""
+    if gpu is None:
+        return "\n".join(summary_table(g) for g in results.gpus())
+    s = summary(gpu)
+    if s.empty:
+        return f"_No results recorded for {gpu} yet._"
+    by = {(r.attempt, r["mode"]): r for _, r in s.iterrows()}
+    lines = [f"**{GPUS.get(gpu, gpu)}** (geomean of the three benchmark shapes, us; speedups in "
+             "gpumode mode)", "",
+             "| attempt | gpumode us | x floor | x SoL | clean us | x floor | x SoL | vs 00a | vs 00c |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for attempt in sorted({a for a, _ in by}):
+        cells = []
+        for mode in ("gpumode", "clean"):
+            r = by.get((attempt, mode))
+            cells += ["-"] * 3 if r is None else [_fmt(r.geomean_us, 2), _fmt(r.geomean_us / r.floor_us, 2),
+                                                  _fmt(r.geomean_us / r.sol_us, 2)]
+        mine = by.get((attempt, "gpumode"))
+        for base in ("00a", "00c"):
+            ref = by.get((base, "gpumode"))
+            cells.append("-" if mine is None or ref is None else _fmt(ref.geomean_us / mine.geomean_us, 2))
+        name = attempts.find(attempt).name
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n" + provenance_note(gpu)
+
+
+def floor_table(gpu: str) -> str:
+    """`make floor-check`: 99 against the fastest other read strategy, per shape and mode."""
+    df = floor.load(gpu)
+    if df.empty:
+        return f"_No floor comparison recorded for {gpu} yet._"
+    v = floor.verdicts(df)
+    lines = [f"| shape | mode | 99 us | round spread | fastest other strategy | its us | 99 / it |",
+             "|---|---|---:|---:|---|---:|---:|"]
+    for _, r in v.iterrows():
+        lines.append(f"| {r['shape']} | {r['mode']} | {_fmt(r.floor_us, 2)} | {_fmt(r.floor_spread_pct, 1)}% | "
+                     f"{r.best_other} | {_fmt(r.best_other_us, 2)} | {_fmt(r.floor_over_best, 3)} |")
+    first = df.iloc[0]
+    lines.append(f"\n_{first.gpu}, driver {first.driver}, CUDA {first.cuda}, torch {first.torch}, "
+                 f"commit {first.git_sha}, {str(first.measured_at)[:10]}; `make floor-check`, "
+                 f"{int(first.rounds)} interleaved rounds per shape and mode, median of the round "
+                 f"means; strategies: {', '.join(sorted(df.strategy.unique()))}._")
+    return "\n".join(lines)
+
+
+# The block tables a document can ask for: <!-- gen:table NAME ARGS... -->
+TABLES = {
+    "results": results_table,
+    "summary": summary_table,
+    "floor": floor_table,
+    "latency": latency_table,
+    "sweep": sweep_table,
+}

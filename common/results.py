@@ -16,8 +16,13 @@ from .build import REPO
 
 RESULTS_DIR = REPO / "results"
 KEY = ["attempt", "config", "m", "k", "l", "mode", "data"]
+# build / floor_build: the identity of the code measured (common.build.build_id), so a row can be
+# matched against today's code (tests/test_history.py).
 COLUMNS = KEY + ["mean_us", "median_us", "min_us", "std_us", "runs", "floor_us", "sol_us",
-                 "gb_s", "gpu", "driver", "cuda", "torch", "git_sha", "measured_at"]
+                 "gb_s", "build", "floor_build", "gpu", "driver", "cuda", "torch", "git_sha",
+                 "measured_at"]
+TEXT_COLUMNS = {"attempt", "config", "mode", "data", "build", "floor_build", "gpu", "driver",
+                "cuda", "torch", "git_sha", "measured_at"}
 
 
 def _run(*cmd) -> str:
@@ -60,10 +65,14 @@ def load(gpu: str) -> pd.DataFrame:
     path = results_path(gpu)
     if not path.exists():
         return pd.DataFrame(columns=COLUMNS)
-    df = pd.read_csv(path, dtype=str, keep_default_na=False)
-    numeric = [c for c in COLUMNS if c not in ("attempt", "config", "mode", "data", "gpu",
-                                               "driver", "cuda", "torch", "git_sha", "measured_at")]
+    df = pd.read_csv(path, dtype=str, keep_default_na=False).reindex(columns=COLUMNS, fill_value="")
+    numeric = [c for c in COLUMNS if c not in TEXT_COLUMNS]
     return df.assign(**{c: pd.to_numeric(df[c], errors="coerce") for c in numeric})
+
+
+def gpus() -> list[str]:
+    """The GPUs with recorded results (results/<gpu>.csv), in a stable order."""
+    return sorted(p.stem for p in RESULTS_DIR.glob("*.csv") if not p.stem.endswith("-floor"))
 
 
 def record(gpu: str, rows: list[dict]) -> Path:

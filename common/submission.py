@@ -9,7 +9,9 @@ import re
 
 from . import attempts, build
 
-INCLUDE = re.compile(r'^#include "([^"]+)"\s*$', re.M)
+INCLUDE = re.compile(r'^#include "([^"]+)".*$', re.M)
+DEFINES_WORKSPACE_ENTRY = re.compile(r'^extern "C" int nvfp4_gemv_with_workspace\(', re.M)
+DEFINES_SETUP = re.compile(r'^extern "C" int nvfp4_gemv_setup\(', re.M)
 
 TEMPLATE = '''#!POPCORN leaderboard nvfp4_gemv
 #!POPCORN gpu NVIDIA
@@ -29,11 +31,7 @@ CUDA_SOURCE = r"""
 torch::Tensor gemv(torch::Tensor a, torch::Tensor b, torch::Tensor sfa, torch::Tensor sfb,
                    torch::Tensor c) {{
     const int m = a.size(0), k = 2 * a.size(1), l = a.size(2);
-    const int err = nvfp4_gemv(
-        static_cast<const uint8_t*>(a.data_ptr()), static_cast<const uint8_t*>(b.data_ptr()),
-        static_cast<const uint8_t*>(sfa.data_ptr()), static_cast<const uint8_t*>(sfb.data_ptr()),
-        static_cast<__half*>(c.data_ptr()), m, k, l, b.stride(2), sfb.stride(2),
-        at::cuda::getCurrentCUDAStream());
+{call}
     TORCH_CHECK(err == 0, "nvfp4_gemv launch failed: ", cudaGetErrorString(static_cast<cudaError_t>(err)));
     return c;
 }}
@@ -74,15 +72,39 @@ def inline_headers(source: str) -> str:
     return INCLUDE.sub(expand, source)
 
 
+ARGS = """static_cast<const uint8_t*>(a.data_ptr()), static_cast<const uint8_t*>(b.data_ptr()),
+        static_cast<const uint8_t*>(sfa.data_ptr()), static_cast<const uint8_t*>(sfb.data_ptr()),
+        static_cast<__half*>(c.data_ptr()), m, k, l, b.stride(2), sfb.stride(2),"""
+PLAIN_CALL = f"""    const int err = nvfp4_gemv(
+        {ARGS}
+        at::cuda::getCurrentCUDAStream());"""
+# Contract 1's workspace: zero-filled when first allocated, kept for the process, grown on demand.
+WORKSPACE_CALL = f"""    static torch::Tensor workspace;
+    const int64_t bytes = static_cast<int64_t>(nvfp4_gemv_workspace_bytes(m, k, l));
+    if (!workspace.defined() || workspace.numel() < bytes || workspace.device() != a.device())
+        workspace = torch::zeros({{std::max<int64_t>(bytes, 16)}}, a.options().dtype(torch::kUInt8));
+    const int err = nvfp4_gemv_with_workspace(
+        {ARGS}
+        workspace.data_ptr(), at::cuda::getCurrentCUDAStream());"""
+SETUP_CALL = """    static const int setup_err = nvfp4_gemv_setup();
+    TORCH_CHECK(setup_err == 0, "nvfp4_gemv_setup failed: ", cudaGetErrorString(static_cast<cudaError_t>(setup_err)));
+"""
+
+
 def render(number: str, sha: str = "") -> str:
     attempt = attempts.find(number)
     if not attempt.is_cuda:
-        raise ValueError(f"attempt {attempt.number} is not a CUDA attempt")
-    kernel = inline_headers(attempt.source.read_text())
+        raise ValueError(f"attempt {attempt.number} is a Python attempt: GPU MODE takes its "
+                         f"kernel.py as it is (attempts/{attempt.name}/kernel.py), there is "
+                         "nothing to generate")
+    own = attempt.source.read_text()
+    call = (SETUP_CALL if DEFINES_SETUP.search(own) else "") + (
+        WORKSPACE_CALL if DEFINES_WORKSPACE_ENTRY.search(own) else PLAIN_CALL)
+    kernel = inline_headers(own)
     if '"""' in kernel:
         raise ValueError("kernel source contains triple quotes; it cannot be embedded")
     return TEMPLATE.format(number=attempt.number, name=attempt.name, sha=sha or "working tree",
-                           kernel=kernel, name_id=attempt.number)
+                           kernel=kernel, name_id=attempt.number, call=call)
 
 
 def write(number: str, sha: str = ""):

@@ -15,7 +15,7 @@ import math
 import statistics
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 
@@ -30,6 +30,17 @@ class Timing:
     min_us: float
     std_us: float
     runs: int
+    samples: list = field(default_factory=list, repr=False)     # every timed call, us
+
+    @classmethod
+    def of(cls, samples: list) -> "Timing":
+        return cls(statistics.fmean(samples), statistics.median(samples), min(samples),
+                   statistics.stdev(samples) if len(samples) > 1 else 0.0, len(samples), samples)
+
+    def stats(self) -> dict:
+        """The recorded statistics (contract 7), without the samples."""
+        return {"mean_us": self.mean_us, "median_us": self.median_us, "min_us": self.min_us,
+                "std_us": self.std_us, "runs": self.runs}
 
 
 class L2Clearer:
@@ -133,4 +144,4 @@ def time_call(fn, data, mode: str, *, warmup: int = 6, min_runs: int = 20,
             break
         if time.perf_counter() - started > max_seconds:
             break
-    return Timing(mean, statistics.median(times), min(times), std, n)
+    return Timing.of(times)

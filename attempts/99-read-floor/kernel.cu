@@ -1,69 +1,100 @@
-// 99 read-floor: the measured speed of light. Reads exactly the bytes a GEMV must read (A and
-// SFA once, the B and SFB row of the block's batch) and writes every element of c, with no math
+// 99 read-floor: the measured speed of light. Reads exactly the bytes a GEMV must read (A, SFA,
+// and the B and SFB row of each batch, once each) and writes every element of c, with no math
 // beyond XOR-folding the loaded words so the loads cannot be removed. Not a GEMV: its output is
 // never checked, only timed.
+//
+// One-shot streaming read: A and SFA are each one contiguous range ([L][M][...] memory order), cut
+// into chunks of THREADS x UNROLL 16-byte words; each block reads one chunk, every thread issuing
+// all UNROLL loads before it uses any, then exits. No loop, no per-row bookkeeping: the fastest
+// plain read found by `make floor-check`, which times this kernel against the other read
+// strategies (scripts/read_strategies/) on every shape and fails if one of them is faster.
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <cstdint>
 #include "nvfp4_gemv.h"  // the entry point this file defines (contract 1)
 
-constexpr int THREADS_PER_BLOCK = 256;
-constexpr int ROWS_PER_BLOCK = 16;  // divides M (a multiple of 128): a block never spans batches
-constexpr int UNROLL = 4;           // independent 16-byte loads in flight per thread
+#ifndef THREADS
+#define THREADS 256
+#endif
+#ifndef UNROLL
+#define UNROLL 8            // 16-byte loads in flight per thread
+#endif
+#ifndef NO_ALLOCATE
+#define NO_ALLOCATE 0       // 1: ld.global.nc.L1::no_allocate instead of __ldg (a strategy variant)
+#endif
+constexpr int kChunkWords = THREADS * UNROLL;
 constexpr uint32_t kMagic = 0x9E3779B9u;
 
-// XOR-fold n 16-byte words starting at p; the block's threads stride through them together, so
-// each step of the warp is one 512-byte coalesced read.
-__device__ __forceinline__ uint32_t fold_uint4(const uint4* __restrict__ p, int n, uint32_t fold) {
-  int i = threadIdx.x;
-  for (; i + (UNROLL - 1) * THREADS_PER_BLOCK < n; i += UNROLL * THREADS_PER_BLOCK) {
-    uint4 v[UNROLL];
+__device__ __forceinline__ uint4 load_streaming(const uint4* p) {
+#if NO_ALLOCATE
+  uint4 v;
+  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  return v;
+#else
+  return __ldg(p);
+#endif
+}
+
+// XOR-fold this thread's words of one chunk; words past `n` (the last chunk) are skipped.
+__device__ __forceinline__ uint32_t fold_chunk(const uint4* __restrict__ p, long long chunk, long long n) {
+  const long long first = chunk * kChunkWords + threadIdx.x;
+  uint4 v[UNROLL];
 #pragma unroll
-    for (int u = 0; u < UNROLL; ++u) v[u] = __ldg(p + i + u * THREADS_PER_BLOCK);
+  for (int u = 0; u < UNROLL; ++u) {
+    const long long i = first + static_cast<long long>(u) * THREADS;
+    v[u] = i < n ? load_streaming(p + i) : make_uint4(0, 0, 0, 0);
+  }
+  uint32_t fold = 0;
 #pragma unroll
-    for (int u = 0; u < UNROLL; ++u) fold ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
-  }
-  for (; i < n; i += THREADS_PER_BLOCK) {
-    const uint4 v = __ldg(p + i);
-    fold ^= v.x ^ v.y ^ v.z ^ v.w;
-  }
+  for (int u = 0; u < UNROLL; ++u) fold ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
   return fold;
 }
 
-__global__ void __launch_bounds__(THREADS_PER_BLOCK)
+// Blocks [0, a_chunks) read A, the next sfa_chunks read SFA, the last l read one batch's B and
+// SFB rows each. Every block also writes its share of c (c has M*L halves, fewer than the
+// blocks' threads times 8), so c is written once in full.
+__global__ void __launch_bounds__(THREADS)
 read_floor_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
                   const uint8_t* __restrict__ sfa, const uint8_t* __restrict__ sfb,
-                  __half* __restrict__ c, int m, int k,
+                  __half* __restrict__ c, long long a_words, long long sfa_words,
+                  long long a_chunks, long long sfa_chunks, int k, long long outputs,
                   long long b_batch_stride, long long sfb_batch_stride) {
-  // The block's rows are consecutive in memory ([L][M][...] layout): one contiguous chunk of A
-  // (ROWS_PER_BLOCK * K/2 bytes) and one of SFA (ROWS_PER_BLOCK * K/16 bytes, a multiple of 64).
-  const long long row0 = static_cast<long long>(blockIdx.x) * ROWS_PER_BLOCK;
-  const long long batch = row0 / m;
-  uint32_t fold = 0;
-  fold = fold_uint4(reinterpret_cast<const uint4*>(a + row0 * (k / 2)), ROWS_PER_BLOCK * k / 32, fold);
-  fold = fold_uint4(reinterpret_cast<const uint4*>(sfa + row0 * (k / 16)), ROWS_PER_BLOCK * k / 256, fold);
-  // B row: K/2 bytes, a multiple of 32, read from L2 by every block of the batch, as a GEMV does.
-  fold = fold_uint4(reinterpret_cast<const uint4*>(b + batch * b_batch_stride), k / 32, fold);
-  // SFB row: K/16 bytes, only guaranteed a multiple of 4.
-  const uint32_t* sfb_row = reinterpret_cast<const uint32_t*>(sfb + batch * sfb_batch_stride);
-  for (int i = threadIdx.x; i < k / 64; i += THREADS_PER_BLOCK) fold ^= __ldg(sfb_row + i);
-
-  // Every c element is written. The other threads store only on an impossible fold value, which
-  // the compiler cannot prove, so their loads stay live at the cost of a compare.
-  const __half out = __float2half_rn(fold == kMagic ? 1.0f : 0.0f);
-  if (threadIdx.x < ROWS_PER_BLOCK) {
-    c[row0 + threadIdx.x] = out;
-  } else if (fold == kMagic) {
-    c[row0 + threadIdx.x % ROWS_PER_BLOCK] = out;
+  const long long block = blockIdx.x;
+  uint32_t fold;
+  if (block < a_chunks) {
+    fold = fold_chunk(reinterpret_cast<const uint4*>(a), block, a_words);
+  } else if (block < a_chunks + sfa_chunks) {
+    fold = fold_chunk(reinterpret_cast<const uint4*>(sfa), block - a_chunks, sfa_words);
+  } else {
+    // One batch's B row (K/2 bytes, a multiple of 32) and SFB row (K/16 bytes, a multiple of 4).
+    const long long batch = block - a_chunks - sfa_chunks;
+    const uint4* b_row = reinterpret_cast<const uint4*>(b + batch * b_batch_stride);
+    const uint32_t* sfb_row = reinterpret_cast<const uint32_t*>(sfb + batch * sfb_batch_stride);
+    fold = 0;
+    for (int i = threadIdx.x; i < k / 32; i += THREADS) {
+      const uint4 v = __ldg(b_row + i);
+      fold ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+    for (int i = threadIdx.x; i < k / 64; i += THREADS) fold ^= __ldg(sfb_row + i);
   }
+  // c: thread t of block j writes outputs j*THREADS + t + n*gridDim.x*THREADS. A store happens
+  // always (the value depends on the fold, which the compiler cannot predict), so no load is dead.
+  const __half out = __float2half_rn(fold == kMagic ? 1.0f : 0.0f);
+  const long long stride = static_cast<long long>(gridDim.x) * THREADS;
+  for (long long i = block * THREADS + threadIdx.x; i < outputs; i += stride) c[i] = out;
 }
 
 extern "C" int nvfp4_gemv(const uint8_t* a, const uint8_t* b, const uint8_t* sfa, const uint8_t* sfb,
                           __half* c, int m, int k, int l,
                           long long b_batch_stride, long long sfb_batch_stride, cudaStream_t stream) {
   const long long rows = static_cast<long long>(m) * l;
-  const dim3 grid(static_cast<unsigned>(rows / ROWS_PER_BLOCK));
-  read_floor_kernel<<<grid, THREADS_PER_BLOCK, 0, stream>>>(a, b, sfa, sfb, c, m, k,
-                                                            b_batch_stride, sfb_batch_stride);
+  const long long a_words = rows * (k / 32);      // 16-byte words: K/2 bytes per row
+  const long long sfa_words = rows * (k / 256);   // K/16 bytes per row; M*K/16 is a multiple of 16
+  const long long a_chunks = (a_words + kChunkWords - 1) / kChunkWords;
+  const long long sfa_chunks = (sfa_words + kChunkWords - 1) / kChunkWords;
+  const dim3 grid(static_cast<unsigned>(a_chunks + sfa_chunks + l));
+  read_floor_kernel<<<grid, THREADS, 0, stream>>>(a, b, sfa, sfb, c, a_words, sfa_words, a_chunks,
+                                                  sfa_chunks, k, rows, b_batch_stride, sfb_batch_stride);
   return static_cast<int>(cudaGetLastError());
 }

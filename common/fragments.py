@@ -1,0 +1,139 @@
+"""Generated fragments: every measured number in the prose comes from results/ and profiles/.
+
+A markdown file marks what is generated, and `make table` rewrites it:
+
+    <!-- gen:fig h100 07 us geomean gpumode -->51.49<!-- /gen -->           one value, inline
+    <!-- gen:table results h100 -->                                        a block
+    ...
+    <!-- /gen -->
+
+Values (`fig GPU ATTEMPT QUANTITY [SHAPE|geomean] [MODE]`), over the gpumode-data rows of
+results/<gpu>.csv without a config; SHAPE is like 7168x16384x1, geomean means over the three
+benchmark shapes, MODE defaults to gpumode:
+    us          mean time per call          floor     the floor (99) timed beside it
+    x_floor     us / floor                  x_sol     us / datasheet speed of light
+    gb_s        problem bytes / time        speedup:NN   NN's time / this attempt's time
+`fig GPU ATTEMPT profile COLUMN [SHAPE]` reads profiles/<gpu>/<attempt>.csv (first benchmark
+shape by default). Blocks: `table NAME ARGS...` with the names in TABLES (common/reports.py).
+tests/test_generated.py fails when any generated fragment differs from what the data gives.
+"""
+import re
+import statistics
+from pathlib import Path
+
+import pandas as pd
+
+from . import attempts, problem, reports, results
+from .build import REPO
+
+FRAGMENT = re.compile(r"<!-- gen:(?P<spec>[^>]*?) -->(?P<body>.*?)<!-- /gen -->", re.S)
+BENCH = [f"{m}x{k}x{l}" for m, k, l in problem.BENCHMARK_SHAPES]
+
+
+class FragmentError(ValueError):
+    pass
+
+
+def documents() -> list[Path]:
+    """Every markdown file that may hold generated fragments."""
+    return sorted([REPO / "README.md", *REPO.glob("docs/*.md"), *REPO.glob("attempts/*/README.md"),
+                   *REPO.glob("profiles/*/README.md")])
+
+
+def _rows(gpu: str, attempt: str, mode: str) -> pd.DataFrame:
+    df = reports.main_rows(gpu)
+    return df[(df.attempt == attempt) & (df["mode"] == mode)]
+
+
+def _value(rows: pd.DataFrame, quantity: str, where: str, gpu: str, mode: str) -> float:
+    def at(column):
+        if where == "geomean":
+            if len(rows) != len(BENCH):
+                raise FragmentError(f"no complete benchmark rows for a geomean in {gpu} {mode}")
+            return statistics.geometric_mean(rows[column])
+        hit = rows[rows["shape"] == where]
+        if hit.empty:
+            raise FragmentError(f"no row for shape {where} in {gpu} {mode}")
+        return float(hit[column].iloc[0])
+    if quantity == "us":
+        return at("mean_us")
+    if quantity == "floor":
+        return at("floor_us")
+    if quantity == "x_floor":
+        return at("mean_us") / at("floor_us")
+    if quantity == "x_sol":
+        return at("mean_us") / at("sol_us")
+    if quantity == "gb_s":
+        return at("gb_s")
+    raise FragmentError(f"unknown quantity {quantity!r}")
+
+
+def fig(gpu: str, attempt: str, quantity: str, where: str = "geomean", mode: str = "gpumode") -> str:
+    if quantity == "profile":
+        return profile_value(gpu, attempt, where, mode if mode != "gpumode" else BENCH[0])
+    number = attempts.find(attempt).number
+    if quantity.startswith("speedup:"):
+        other = attempts.find(quantity.split(":", 1)[1]).number
+        mine = _value(_rows(gpu, number, mode), "us", where, gpu, mode)
+        theirs = _value(_rows(gpu, other, mode), "us", where, gpu, mode)
+        return f"{theirs / mine:.2f}"
+    value = _value(_rows(gpu, number, mode), quantity, where, gpu, mode)
+    if quantity in ("x_floor", "x_sol"):
+        return f"{value:.2f}"
+    return f"{value:,.0f}" if quantity == "gb_s" else f"{value:,.2f}"
+
+
+def profile_value(gpu: str, attempt: str, column: str, shape: str) -> str:
+    path = REPO / "profiles" / gpu / f"{attempts.find(attempt).name}.csv"
+    if not path.exists():
+        raise FragmentError(f"no profile {path.relative_to(REPO)}")
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    hit = df[df["shape"] == shape]
+    if hit.empty or column not in df.columns:
+        raise FragmentError(f"{path.relative_to(REPO)} has no {column} for {shape}")
+    return hit[column].iloc[0]
+
+
+def render(spec: str, path: Path) -> str:
+    kind, *args = spec.split()
+    if kind == "fig":
+        return fig(*args)
+    if kind == "table":
+        name, *rest = args
+        if name not in reports.TABLES:
+            raise FragmentError(f"unknown table {name!r}; known: {', '.join(reports.TABLES)}")
+        return "\n" + reports.TABLES[name](*rest) + "\n"
+    raise FragmentError(f"unknown fragment kind {kind!r}")
+
+
+def regenerate(text: str, path: Path) -> str:
+    """The text with every fragment (and an attempt README's results section) regenerated."""
+    def one(match):
+        try:
+            body = render(match.group("spec"), path)
+        except (FragmentError, KeyError) as e:
+            raise FragmentError(f"{path.relative_to(REPO)}: <!-- gen:{match.group('spec')} -->: {e}") from e
+        return f"<!-- gen:{match.group('spec')} -->{body}<!-- /gen -->"
+    text = FRAGMENT.sub(one, text)
+    if path.parent.parent == attempts.ATTEMPTS_DIR and reports.BEGIN in text:
+        number = path.parent.name.split("-", 1)[0]
+        body = reports.attempt_results(attempts.find(number))
+        text = re.sub(re.escape(reports.BEGIN) + ".*?" + re.escape(reports.END),
+                      lambda _: f"{reports.BEGIN}\n{body}\n{reports.END}", text, flags=re.S)
+    return text
+
+
+def stale() -> list[Path]:
+    """Documents whose generated parts differ from what the data gives now."""
+    return [p for p in documents() if regenerate(p.read_text(), p) != p.read_text()]
+
+
+def update_all() -> list[Path]:
+    changed = []
+    for path in documents():
+        text = path.read_text()
+        new = regenerate(text, path)
+        if new != text:
+            path.write_text(new)
+            changed.append(path)
+    return changed
