@@ -126,6 +126,15 @@ def cmd_sass(args):
               f"{hw_fp4} of them F2FP.F16.E2M1; most frequent: {top}")
 
 
+def cmd_builds(args):
+    """The build id of every attempt (what a recorded row names), from a local build."""
+    for attempt in attempts.all_attempts():
+        if attempt.is_cuda:
+            print(attempt.number, attempts.build.build_id(attempts.build.build(attempt.source)))
+        else:
+            print(attempt.number, attempts.build.source_id(attempt.source))
+
+
 def cmd_diff(args):
     attempt = attempts.find(args.attempt)
     if attempt.parent is None:
@@ -169,6 +178,8 @@ def main(argv=None):
     p = sub.add_parser("sass", help="SASS instruction counts of an attempt, per target")
     p.add_argument("attempt")
     p.set_defaults(fn=cmd_sass)
+    p = sub.add_parser("builds", help="the build id of every attempt")
+    p.set_defaults(fn=cmd_builds)
     p = sub.add_parser("diff", help="an attempt's kernel against its parent's")
     p.add_argument("attempt")
     p.set_defaults(fn=cmd_diff)

@@ -5,7 +5,8 @@ rounds (each round times every strategy once, so a drift of the machine touches 
 the benchmark, LLM decode, small and odd shapes, in both clearing modes. A strategy is the
 median of its round means. The check fails when some strategy beats 99 by more than
 TOLERANCE on some shape and mode: then 99 is no longer the floor and must be replaced by it.
-Rows go to results/<gpu>-floor.csv, and the table in docs/methodology.md is generated from them.
+Rows go to results/<gpu>-floor.csv (each run replaces the last), and the table in
+docs/methodology.md is generated from them.
 """
 import statistics
 
@@ -14,6 +15,7 @@ import torch
 
 from . import attempts, problem, results, sol
 from .build import REPO
+from .results import RESULTS_DIR
 from .timing import MODES, time_call
 
 STRATEGIES_DIR = REPO / "scripts" / "read_strategies"
@@ -33,8 +35,11 @@ def strategies() -> dict:
     found = {"99": (floor, None),
              "99 UNROLL=4": (floor, {"UNROLL": 4}),
              "99 UNROLL=16": (floor, {"UNROLL": 16}),
+             "99 MIN_BLOCKS=1": (floor, {"MIN_BLOCKS": 1}),        # never fewer loads per thread
+             "99 MIN_BLOCKS=1024": (floor, {"MIN_BLOCKS": 1024}),
              "99 THREADS=512": (floor, {"THREADS": 512}),
-             "99 NO_ALLOCATE=1": (floor, {"NO_ALLOCATE": 1})}
+             "99 LOAD_HINT=0": (floor, {"LOAD_HINT": 0}),
+             "99 LOAD_HINT=2": (floor, {"LOAD_HINT": 2})}
     for source in sorted(STRATEGIES_DIR.glob("*.cu")):
         found[source.stem.replace("_", "-")] = (source, None)
     return found
@@ -79,13 +84,13 @@ def verdicts(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def path(gpu: str):
-    return results.RESULTS_DIR / f"{gpu}-floor.csv"
+    return RESULTS_DIR / f"{gpu}-floor.csv"
 
 
 def record(gpu: str, df: pd.DataFrame):
-    old = pd.read_csv(path(gpu)) if path(gpu).exists() else pd.DataFrame(columns=COLUMNS)
-    merged = pd.concat([old, df], ignore_index=True).drop_duplicates(subset=KEY, keep="last")
-    merged.to_csv(path(gpu), index=False, float_format="%.4f")
+    """One comparison is one whole run: it replaces the previous one."""
+    RESULTS_DIR.mkdir(exist_ok=True)
+    df.to_csv(path(gpu), index=False, float_format="%.4f")
     return path(gpu)
 
 

@@ -4,10 +4,13 @@
 // never checked, only timed.
 //
 // One-shot streaming read: A and SFA are each one contiguous range ([L][M][...] memory order), cut
-// into chunks of THREADS x UNROLL 16-byte words; each block reads one chunk, every thread issuing
-// all UNROLL loads before it uses any, then exits. No loop, no per-row bookkeeping: the fastest
-// plain read found by `make floor-check`, which times this kernel against the other read
-// strategies (scripts/read_strategies/) on every shape and fails if one of them is faster.
+// into chunks of THREADS x unroll 16-byte words; each block reads one chunk, every thread issuing
+// all its loads before it uses any, then exits. No loop, no per-row bookkeeping. The loads skip L1
+// (ld.global.nc.L1::no_allocate): after GPU MODE's write-clear this leaves more of the dirty L2
+// alone during the kernel (docs/methodology.md, the floor comparison). Small problems take fewer
+// loads per thread so that the grid still covers the SMs. `make floor-check` times this kernel
+// against the other read strategies (scripts/read_strategies/ and compile-time variants of this
+// file) on every shape and fails if one of them is faster.
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <cstdint>
@@ -17,43 +20,52 @@
 #define THREADS 256
 #endif
 #ifndef UNROLL
-#define UNROLL 8            // 16-byte loads in flight per thread
+#define UNROLL 8            // most 16-byte loads in flight per thread (fewer on small problems)
 #endif
-#ifndef NO_ALLOCATE
-#define NO_ALLOCATE 0       // 1: ld.global.nc.L1::no_allocate instead of __ldg (a strategy variant)
+#ifndef LOAD_HINT
+#define LOAD_HINT 1         // 0: __ldg; 1: L1::no_allocate; 2: that and an L2 evict_first policy
 #endif
-constexpr int kChunkWords = THREADS * UNROLL;
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 264      // the unroll halves until A's chunks number at least this (2 x 132 SMs)
+#endif
 constexpr uint32_t kMagic = 0x9E3779B9u;
 
 __device__ __forceinline__ uint4 load_streaming(const uint4* p) {
-#if NO_ALLOCATE
   uint4 v;
+#if LOAD_HINT == 2
+  uint64_t policy;
+  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));  // hoisted by the compiler
+  asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p), "l"(policy));
+#elif LOAD_HINT == 1
   asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
                : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
-  return v;
 #else
-  return __ldg(p);
+  v = __ldg(p);
 #endif
+  return v;
 }
 
-// XOR-fold this thread's words of one chunk; words past `n` (the last chunk) are skipped.
+// XOR-fold this thread's words of one chunk of THREADS x U words; words past `n` are skipped.
+template <int U>
 __device__ __forceinline__ uint32_t fold_chunk(const uint4* __restrict__ p, long long chunk, long long n) {
-  const long long first = chunk * kChunkWords + threadIdx.x;
-  uint4 v[UNROLL];
+  const long long first = chunk * (THREADS * U) + threadIdx.x;
+  uint4 v[U];
 #pragma unroll
-  for (int u = 0; u < UNROLL; ++u) {
+  for (int u = 0; u < U; ++u) {
     const long long i = first + static_cast<long long>(u) * THREADS;
     v[u] = i < n ? load_streaming(p + i) : make_uint4(0, 0, 0, 0);
   }
   uint32_t fold = 0;
 #pragma unroll
-  for (int u = 0; u < UNROLL; ++u) fold ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+  for (int u = 0; u < U; ++u) fold ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
   return fold;
 }
 
 // Blocks [0, a_chunks) read A, the next sfa_chunks read SFA, the last l read one batch's B and
 // SFB rows each. Every block also writes its share of c (c has M*L halves, fewer than the
 // blocks' threads times 8), so c is written once in full.
+template <int U>
 __global__ void __launch_bounds__(THREADS)
 read_floor_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
                   const uint8_t* __restrict__ sfa, const uint8_t* __restrict__ sfb,
@@ -63,9 +75,9 @@ read_floor_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
   const long long block = blockIdx.x;
   uint32_t fold;
   if (block < a_chunks) {
-    fold = fold_chunk(reinterpret_cast<const uint4*>(a), block, a_words);
+    fold = fold_chunk<U>(reinterpret_cast<const uint4*>(a), block, a_words);
   } else if (block < a_chunks + sfa_chunks) {
-    fold = fold_chunk(reinterpret_cast<const uint4*>(sfa), block - a_chunks, sfa_words);
+    fold = fold_chunk<U>(reinterpret_cast<const uint4*>(sfa), block - a_chunks, sfa_words);
   } else {
     // One batch's B row (K/2 bytes, a multiple of 32) and SFB row (K/16 bytes, a multiple of 4).
     const long long batch = block - a_chunks - sfa_chunks;
@@ -85,16 +97,27 @@ read_floor_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
   for (long long i = block * THREADS + threadIdx.x; i < outputs; i += stride) c[i] = out;
 }
 
+template <int U>
+static void launch(const uint8_t* a, const uint8_t* b, const uint8_t* sfa, const uint8_t* sfb, __half* c,
+                   int k, int l, long long rows, long long b_batch_stride, long long sfb_batch_stride,
+                   cudaStream_t stream) {
+  const long long a_words = rows * (k / 32);      // 16-byte words: K/2 bytes per row
+  const long long sfa_words = rows * (k / 256);   // K/16 bytes per row; M*K/16 is a multiple of 16
+  const long long a_chunks = (a_words + THREADS * U - 1) / (THREADS * U);
+  if (U > 1 && a_chunks < MIN_BLOCKS) {           // small problem: fewer loads per thread, more blocks
+    launch<(U > 1 ? U / 2 : 1)>(a, b, sfa, sfb, c, k, l, rows, b_batch_stride, sfb_batch_stride, stream);
+    return;
+  }
+  const long long sfa_chunks = (sfa_words + THREADS * U - 1) / (THREADS * U);
+  const dim3 grid(static_cast<unsigned>(a_chunks + sfa_chunks + l));
+  read_floor_kernel<U><<<grid, THREADS, 0, stream>>>(a, b, sfa, sfb, c, a_words, sfa_words, a_chunks,
+                                                     sfa_chunks, k, rows, b_batch_stride, sfb_batch_stride);
+}
+
 extern "C" int nvfp4_gemv(const uint8_t* a, const uint8_t* b, const uint8_t* sfa, const uint8_t* sfb,
                           __half* c, int m, int k, int l,
                           long long b_batch_stride, long long sfb_batch_stride, cudaStream_t stream) {
-  const long long rows = static_cast<long long>(m) * l;
-  const long long a_words = rows * (k / 32);      // 16-byte words: K/2 bytes per row
-  const long long sfa_words = rows * (k / 256);   // K/16 bytes per row; M*K/16 is a multiple of 16
-  const long long a_chunks = (a_words + kChunkWords - 1) / kChunkWords;
-  const long long sfa_chunks = (sfa_words + kChunkWords - 1) / kChunkWords;
-  const dim3 grid(static_cast<unsigned>(a_chunks + sfa_chunks + l));
-  read_floor_kernel<<<grid, THREADS, 0, stream>>>(a, b, sfa, sfb, c, a_words, sfa_words, a_chunks,
-                                                  sfa_chunks, k, rows, b_batch_stride, sfb_batch_stride);
+  launch<UNROLL>(a, b, sfa, sfb, c, k, l, static_cast<long long>(m) * l, b_batch_stride,
+                 sfb_batch_stride, stream);
   return static_cast<int>(cudaGetLastError());
 }
