@@ -5,7 +5,8 @@
 # environment with the pinned requirements is made in .venv on first use.
 
 NEWEST := 07
-SYSTEM_PYTHON_READY := $(shell python3 -c 'import torch, pandas, yaml, pytest' >/dev/null 2>&1 && echo yes)
+# The system Python is used only if it has everything the suite needs, the CUDA disassembler too.
+SYSTEM_PYTHON_READY := $(shell python3 -c 'import torch, pandas, yaml, pytest; from common.build import cuda_tool; cuda_tool("cuobjdump"); cuda_tool("nvdisasm")' >/dev/null 2>&1 && echo yes)
 ifeq ($(SYSTEM_PYTHON_READY),yes)
 PY := python3
 ENV :=
@@ -15,7 +16,7 @@ ENV := .venv/installed
 endif
 CLI := $(PY) -m common.cli
 
-.PHONY: help run test bench latency table profiles sanitize clean
+.PHONY: help run test bench latency floor-check table profiles sanitize clean
 help:
 	@echo "make attempt-NN   build, check and time attempt NN on the benchmark shapes (GPU)"
 	@echo "make test         the test suite (GPU tests run where a GPU is visible)"
@@ -28,7 +29,8 @@ help:
 	@echo "make profiles     every CUDA attempt, plus the comparison table (GPU)"
 	@echo "make sanitize     compute-sanitizer on every CUDA attempt; record in profiles/<gpu>/ (GPU)"
 	@echo "make latency      show that host launch latency stays out of the timings (GPU)"
-	@echo "make table        regenerate the README tables from results/"
+	@echo "make floor-check  99 against every other plain-read strategy, all shapes (GPU)"
+	@echo "make table        regenerate every generated table and figure from results/ and profiles/"
 	@echo "make clean        remove build outputs and the virtual environment"
 
 $(ENV): requirements.txt
@@ -41,8 +43,8 @@ run: attempt-$(NEWEST)
 attempt-%: $(ENV)
 	@$(CLI) run $*
 
-diff-%: $(ENV)
-	@$(CLI) diff $*
+diff-%:             # plain git, no environment needed
+	@scripts/diff-attempt.sh $*
 
 sass-%: $(ENV)
 	@$(CLI) sass $*
@@ -68,11 +70,14 @@ sanitize: $(ENV)
 latency: $(ENV)
 	@$(CLI) latency
 
+floor-check: $(ENV)
+	@$(CLI) floor
+
 table: $(ENV)
 	@$(CLI) table
 
 test: $(ENV)
-	$(PY) -m pytest -q -rs tests
+	$(PY) -m pytest -q tests
 
 clean:
 	rm -rf build .venv .pytest_cache

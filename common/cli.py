@@ -7,7 +7,6 @@
     python -m common.cli floor           99 against every other plain-read strategy, all shapes
     python -m common.cli check 07        correctness only, on the test shapes
     python -m common.cli table           regenerate README tables from results/
-    python -m common.cli diff 07         the attempt's kernel against its parent's
     python -m common.cli sass 03         SASS instruction counts per target (no GPU needed)
     python -m common.cli submission 07   a GPU MODE submission file generated from the attempt
 """
@@ -16,7 +15,6 @@ import collections
 import itertools
 import re
 import statistics
-import subprocess
 import sys
 
 import torch
@@ -135,16 +133,6 @@ def cmd_builds(args):
             print(attempt.number, attempts.build.source_id(attempt.source))
 
 
-def cmd_diff(args):
-    attempt = attempts.find(args.attempt)
-    if attempt.parent is None:
-        raise SystemExit(f"attempt {attempt.number} has no parent to diff against")
-    proc = subprocess.run(["git", "diff", "--no-index", "--color=auto", "--",
-                           str(attempt.parent.source.relative_to(results.REPO)),
-                           str(attempt.source.relative_to(results.REPO))], cwd=results.REPO)
-    raise SystemExit(0 if proc.returncode in (0, 1) else proc.returncode)
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m common.cli", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -180,9 +168,6 @@ def main(argv=None):
     p.set_defaults(fn=cmd_sass)
     p = sub.add_parser("builds", help="the build id of every attempt")
     p.set_defaults(fn=cmd_builds)
-    p = sub.add_parser("diff", help="an attempt's kernel against its parent's")
-    p.add_argument("attempt")
-    p.set_defaults(fn=cmd_diff)
     args = parser.parse_args(argv)
     try:
         args.fn(args)

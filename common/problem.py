@@ -115,6 +115,9 @@ _DRAWS = {"gpumode": _gpumode, "full": _full, "quantized": _quantized}
 def generate_input(m: int, k: int, l: int, seed: int, data: str = "gpumode", device="cuda"):
     """GPU MODE's input tuple for one problem, with values from the chosen data class."""
     validate_shape(m, k, l)
+    if torch.device(device).type == "cuda" and not torch.cuda.is_available():
+        raise RuntimeError("generate_input(..., device='cuda'): no GPU is visible here; pass "
+                           "device='cpu' for the tensors alone (running a kernel needs a GPU)")
     if data not in _DRAWS:
         raise ValueError(f"unknown data class {data!r}; choose one of {DATA_CLASSES}")
     gen = torch.Generator().manual_seed(seed)

@@ -1,3 +1,5 @@
+import os
+import random
 import sys
 from pathlib import Path
 
@@ -10,5 +12,11 @@ HAS_GPU = torch.cuda.is_available()
 gpu = pytest.mark.skipif(not HAS_GPU, reason="needs an NVIDIA GPU (torch.cuda.is_available() is False)")
 
 
+# Fresh random shapes and seeds of the GPU tests come from one run seed: NVFP4_TEST_SEED=<it>
+# replays a run exactly (the header and every failure print it).
+RUN_SEED = int(os.environ.get("NVFP4_TEST_SEED") or random.SystemRandom().randint(0, 2**31 - 1))
+
+
 def pytest_report_header(config):
-    return f"GPU: {torch.cuda.get_device_name() if HAS_GPU else 'none (GPU tests skip)'}"
+    return [f"GPU: {torch.cuda.get_device_name() if HAS_GPU else 'none (GPU tests skip)'}",
+            f"NVFP4_TEST_SEED={RUN_SEED}"]

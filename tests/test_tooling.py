@@ -1,0 +1,57 @@
+"""The entry points behave for a newcomer: clear one-line errors, no needless environment,
+stable test ids, an installable package."""
+import re
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from common import attempts, cli, problem
+from common.build import REPO
+
+
+def test_diff_needs_only_git_and_compares_with_the_parent_in_the_front_matter():
+    out = subprocess.run([str(REPO / "scripts" / "diff-attempt.sh"), "07"], capture_output=True,
+                         text=True, cwd=REPO, check=True).stdout
+    parent = attempts.find("07").parent
+    assert f"a/attempts/{parent.name}/kernel.cu" in out.splitlines()[0]
+    assert "$(ENV)" not in re.search(r"^diff-%:.*$", (REPO / "Makefile").read_text(), re.M).group(0)
+
+
+def test_diff_of_an_attempt_without_parent_says_so_in_one_line():
+    proc = subprocess.run([str(REPO / "scripts" / "diff-attempt.sh"), "01"], capture_output=True,
+                          text=True, cwd=REPO)
+    assert proc.returncode == 2 and proc.stderr.strip() == "error: attempt 01 has no parent to diff against"
+
+
+def test_submission_of_a_python_attempt_is_a_one_line_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["submission", "00a"])
+    assert str(exit_info.value).startswith("error: attempt 00a is a Python attempt")
+
+
+def test_make_test_reports_failures_and_skips():
+    line = re.search(r"^\t.*-m pytest.*$", (REPO / "Makefile").read_text(), re.M).group(0)
+    assert not re.search(r"\s-r\w", line), "a -r flag on the command line overrides pyproject's -ra"
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the message shown without a GPU")
+def test_generate_input_without_a_gpu_says_to_ask_for_the_cpu():
+    with pytest.raises(RuntimeError, match="device='cpu'"):
+        problem.generate_input(128, 64, 1, seed=0)
+    assert problem.generate_input(128, 64, 1, seed=0, device="cpu")[0].device.type == "cpu"
+
+
+def test_gpu_test_ids_are_the_same_on_every_collection():
+    def ids():
+        out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q",
+                              "tests/test_gpu_attempts.py"], capture_output=True, text=True, cwd=REPO).stdout
+        return [line for line in out.splitlines() if "::" in line]
+    first = ids()
+    assert first and first == ids()
+
+
+def test_the_harness_is_an_installable_package():
+    text = (REPO / "pyproject.toml").read_text()
+    assert "[build-system]" in text and 'packages = ["common"]' in text
