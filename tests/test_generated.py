@@ -1,0 +1,45 @@
+"""Every measured figure in the prose is generated (contract 8): no generated fragment is stale,
+and no measured-looking number is typed by hand in the sections that report measurements."""
+import re
+
+import pytest
+
+from common import fragments, results
+from common.build import REPO
+
+# A figure with a unit of measurement: 52.7 us, 1,370 GB/s, 1.49x, 40.9%.
+MEASURED = re.compile(r"(?<![\w.])\d[\d,]*(\.\d+)?\s?(us|µs|GB/s|TB/s|x\b|%)")
+# Sentences that may carry typed numbers: the seeds' B200 figures, predictions, datasheets.
+EXEMPT = re.compile(r"B200|seed|[Pp]redict|datasheet|REFERENCE|measured elsewhere|outside", re.S)
+REPORTING_SECTIONS = ("## Result", "## Profile", "## Lesson")
+
+
+def test_no_generated_fragment_is_stale():
+    stale = [str(p.relative_to(REPO)) for p in fragments.stale()]
+    assert not stale, f"run `make table`: stale generated parts in {stale}"
+
+
+def test_every_gpu_with_results_appears_in_the_readme_tables():
+    text = (REPO / "README.md").read_text()
+    for gpu in results.gpus():
+        assert f"results/{gpu}.csv" in text
+
+
+def reporting_text(path):
+    """The parts of a document that report measurements, with generated parts removed."""
+    text = fragments.FRAGMENT.sub("", path.read_text())
+    text = re.sub(r"<!-- results:begin -->.*?<!-- results:end -->", "", text, flags=re.S)
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    if path.parent.parent.name == "attempts":
+        sections = re.split(r"^(?=## )", text, flags=re.M)
+        text = "".join(s for s in sections if s.startswith(REPORTING_SECTIONS))
+    return text
+
+
+@pytest.mark.parametrize("path", fragments.documents(), ids=lambda p: str(p.relative_to(REPO)))
+def test_no_measured_number_is_typed_by_hand(path):
+    typed = []
+    for sentence in re.split(r"(?<=[.;:])\s+|\n\s*\n", reporting_text(path)):
+        if MEASURED.search(sentence) and not EXEMPT.search(sentence):
+            typed.append(" ".join(sentence.split())[:160])
+    assert not typed, f"{len(typed)} hand-typed figures (use <!-- gen:fig ... -->): {typed[:5]}"
