@@ -23,13 +23,21 @@ from . import attempts, floor, fragments, problem, reports, results, sol, submis
 from .measure import FloorBroken, Inputs, check_attempt, measure, require_gpu
 from .timing import MODES, time_call
 
+SHAPE_SETS = {"benchmark": problem.BENCHMARK_SHAPES, "decode": problem.DECODE_SHAPES,
+              "small": problem.SMALL_SHAPES, "odd": problem.ODD_SHAPES}
+
+
+def shapes_of(names):
+    return [shape for name in names for shape in SHAPE_SETS[name]]
+
+
 def cmd_run(args):
-    measure([attempts.find(n) for n in args.attempts], problem.BENCHMARK_SHAPES, args.modes)
+    measure([attempts.find(n) for n in args.attempts], shapes_of(args.shapes), args.modes)
 
 
 def cmd_bench(args):
     chosen = [attempts.find(n) for n in args.attempts] if args.attempts else attempts.all_attempts()
-    measure(chosen, problem.BENCHMARK_SHAPES, args.modes)
+    measure(chosen, shapes_of(args.shapes), args.modes)
 
 
 def cmd_sweep(args):
@@ -140,10 +148,12 @@ def main(argv=None):
     p = sub.add_parser("run", help="check and time attempts on the benchmark shapes")
     p.add_argument("attempts", nargs="+")
     p.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
+    p.add_argument("--shapes", nargs="+", default=["benchmark"], choices=SHAPE_SETS)
     p.set_defaults(fn=cmd_run)
     p = sub.add_parser("bench", help="run every attempt (or those named)")
     p.add_argument("attempts", nargs="*")
     p.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
+    p.add_argument("--shapes", nargs="+", default=["benchmark"], choices=SHAPE_SETS)
     p.set_defaults(fn=cmd_bench)
     p = sub.add_parser("sweep", help="the launch sweep an attempt declares")
     p.add_argument("attempt")

@@ -21,7 +21,7 @@ from .timing import MODES, time_call
 STRATEGIES_DIR = REPO / "scripts" / "read_strategies"
 TOLERANCE = 0.02
 ROUNDS = 3
-ROUND_SECONDS = 0.3
+ROUND_SECONDS = 0.15
 SHAPES = (problem.BENCHMARK_SHAPES + problem.DECODE_SHAPES + problem.SMALL_SHAPES
           + problem.ODD_SHAPES)
 KEY = ["strategy", "m", "k", "l", "mode"]
