@@ -57,6 +57,12 @@ class Attempt:
     def expected_failures(self) -> dict:
         return dict(self.meta.get("expected_failures") or {})
 
+    def runs_on(self, capability: tuple[int, int]) -> bool:
+        """Whether the attempt runs on a GPU of this compute capability (front matter
+        `min_capability: "10.0"`; elsewhere it refuses with one clear error)."""
+        needed = str(self.meta.get("min_capability") or "0.0")
+        return capability >= tuple(int(x) for x in needed.split("."))
+
     @property
     def parent(self) -> "Attempt | None":
         parent = self.meta.get("parent")
@@ -67,7 +73,7 @@ class Attempt:
 # holds every attempt to it: a misspelt key would otherwise silently drop a test.
 REQUIRED_KEYS = {"attempt", "slug", "title", "parent", "source", "seed_b200_us", "correct_on",
                  "expected_failures", "targets"}
-OPTIONAL_KEYS = {"fp16_scale_product", "nondeterministic", "sweep"}
+OPTIONAL_KEYS = {"fp16_scale_product", "nondeterministic", "sweep", "min_capability"}
 RESULT_MARKERS = ("<!-- results:begin -->", "<!-- results:end -->")
 
 

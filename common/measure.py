@@ -115,7 +115,12 @@ def measure(attempts_to_run, shapes, modes, config_defines=None, record=True):
     floor_kernel = attempts.load(FLOOR)
     warm_up(floor_kernel, INPUTS.get(shapes[0])[0])
     config = ",".join(f"{k}={v}" for k, v in sorted((config_defines or {}).items()))
+    capability = torch.cuda.get_device_capability()
     for attempt in attempts_to_run:
+        if not attempt.runs_on(capability):
+            print(f"  skip {attempt.number}: needs compute capability {attempt.meta['min_capability']}, "
+                  f"this GPU is {capability[0]}.{capability[1]}")
+            continue
         # Time to first result: what a user waits for before the first call returns (building,
         # loading, and for the Python baselines compiling or autotuning), outside the timings.
         started = time.perf_counter()

@@ -220,6 +220,28 @@ def floor_table(gpu: str) -> str:
     return "\n".join(lines)
 
 
+def shapes_table(gpu: str, *numbers: str) -> str:
+    """Every recorded shape of the named attempts on one GPU (benchmark, decode, small, odd):
+    time and ratio to the floor timed beside it, per clearing mode."""
+    df = results.load(gpu)
+    df = df[(df.config == "") & (df.data == "gpumode") & df.attempt.isin(numbers)]
+    if df.empty:
+        return f"_No rows of {', '.join(numbers)} recorded for {gpu} yet._"
+    df = df.assign(shape=df.apply(_shape, axis=1))
+    lines = [f"{GPUS.get(gpu, gpu)}: mean us per call, and x the floor timed beside it", "",
+             "| shape | " + " | ".join(f"{n} {mode}" for n in numbers for mode in ("gpumode", "clean")) + " |",
+             "|---|" + "---:|" * (2 * len(numbers))]
+    order = df.drop_duplicates("shape").sort_values(["l", "m", "k"])["shape"]
+    for shape in order:
+        cells = []
+        for n in numbers:
+            for mode in ("gpumode", "clean"):
+                r = df[(df["shape"] == shape) & (df.attempt == n) & (df["mode"] == mode)]
+                cells.append("-" if r.empty else f"{_fmt(r.mean_us.iloc[0], 2)} ({_fmt(r.mean_us.iloc[0] / r.floor_us.iloc[0], 2)}x)")
+        lines.append(f"| {shape} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n" + provenance_note(gpu)
+
+
 # The block tables a document can ask for: <!-- gen:table NAME ARGS... -->
 TABLES = {
     "results": results_table,
@@ -227,4 +249,5 @@ TABLES = {
     "floor": floor_table,
     "latency": latency_table,
     "sweep": sweep_table,
+    "shapes": shapes_table,
 }

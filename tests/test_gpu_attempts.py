@@ -14,9 +14,10 @@ import torch
 from common import attempts, nvfp4, problem
 from common.check import check_output, poison
 from common.reference import reference_gpu
-from conftest import RUN_SEED, gpu
+from conftest import HAS_GPU, RUN_SEED, gpu
 
 GEMV_ATTEMPTS = [a for a in attempts.all_attempts() if a.correct_on]   # 99 computes nothing
+CAPABILITY = torch.cuda.get_device_capability() if torch.cuda.is_available() else (0, 0)
 # Fresh shapes and seeds on every run, drawn from the run seed (conftest.RUN_SEED). Test ids name
 # the attempt, class and shape slot only (fresh1..3): the same on every collection, so a failure
 # re-runs by id, with NVFP4_TEST_SEED=<the printed seed> for the same shapes and inputs.
@@ -30,6 +31,8 @@ def fresh_shapes(count=3):
 
 def cases():
     for attempt in GEMV_ATTEMPTS:
+        if HAS_GPU and not attempt.runs_on(CAPABILITY):
+            continue                  # test_refuses_a_gpu_it_does_not_support covers it
         for data in problem.DATA_CLASSES:
             marks = [gpu]
             if data in attempt.expected_failures:
@@ -77,3 +80,18 @@ def test_attempt_matches_reference(attempt, shape, data, seed):
         assert result.nonfinite_mismatch > 0, f"sfa*sfb overflows fp16 here, yet: {result.message} ({where})"
     else:
         assert result.ok, f"{result.message} ({where})"
+
+
+@gpu
+@pytest.mark.parametrize("attempt", [a for a in GEMV_ATTEMPTS if a.meta.get("min_capability")],
+                         ids=lambda a: a.number)
+def test_runs_or_refuses_clearly_on_this_gpu(attempt):
+    """An attempt that needs a newer GPU refuses this one with one clear error before any launch
+    (where it does run, the correctness cases above cover it)."""
+    if attempt.runs_on(CAPABILITY):
+        return
+    inputs = problem.generate_input(128, 256, 1, seed=0)
+    poison(inputs[6])
+    with pytest.raises(NotImplementedError, match="compute capability"):
+        attempts.load(attempt.number)(inputs)
+    assert (inputs[6].view(torch.int16) == 0x7E5A).all(), "it wrote c before refusing"
