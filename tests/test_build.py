@@ -8,7 +8,7 @@ from common import attempts, build
 
 CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
-PTX_DECODE = {"04", "05", "06", "07"}      # the attempts whose seed uses cvt.rn.f16x2.e2m1x2
+PTX_DECODE = {"04", "05", "06", "06a", "07"}    # the attempts whose seed uses cvt.rn.f16x2.e2m1x2
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
