@@ -69,7 +69,7 @@ def cmd_latency(args):
         t = time_call(empty, None, mode if mode != "none" else "gpumode", idle_gpu=mode == "none")
         rows.append({"attempt": "launch-probe", "config": "", "m": 0, "k": 0, "l": 0,
                      "mode": mode, "data": "", **t.stats(), "floor_us": None, "sol_us": None,
-                     "gb_s": None, "first_result_s": None, "build": "", "floor_build": "",
+                     "gb_s": None, "first_result_s": None, "build": "", "floor_config": "", "floor_build": "",
                      **results.provenance()})
         print(f"empty kernel, {mode:8} {'(GPU idle before each call)' if mode == 'none' else '(L2 cleared before each call)':32}"
               f" mean {t.mean_us:6.2f} us  median {t.median_us:6.2f} us  ({t.runs} runs)")

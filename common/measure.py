@@ -1,7 +1,8 @@
 """Checking and timing attempts next to the floor: what `make attempt-NN` and `make bench` run.
 
-The floor (attempt 99) is timed in the same process, on the same shape and mode, interleaved
-with the kernel: FLOOR_ROUNDS rounds of (floor, kernel), each a full `time_call`. The kernel's
+The floor (attempt 99 in its fastest configuration for the shape and mode, common/floor.py) is
+timed in the same process, on the same shape and mode, interleaved with the kernel: FLOOR_ROUNDS
+rounds of (floor, kernel), each a full `time_call`. The kernel's
 statistics pool its rounds; the floor is the median of its round means, so one disturbed round
 cannot move it (docs/methodology.md shows how much a floor taken once moved within a run).
 A kernel measured below FLOOR_BROKEN times its floor stops the run: nothing is printed as a
@@ -14,12 +15,11 @@ import time
 
 import torch
 
-from . import attempts, problem, reports, results, sol
+from . import attempts, floor, problem, reports, results, sol
 from .check import check_output, poison
 from .reference import reference_gpu
 from .timing import MODES, Timing, time_call
 
-FLOOR = "99"
 FLOOR_ROUNDS = 3
 ROUND_SECONDS = 0.3          # wall-time cap of one round's time_call
 FLOOR_BROKEN = 0.97          # a kernel faster than this fraction of its floor stops the run
@@ -112,8 +112,8 @@ def measure(attempts_to_run, shapes, modes, config_defines=None, record=True):
     require_healthy_timing()
     gpu = sol.gpu_key(torch.cuda.get_device_name())
     rows, failed = [], []
-    floor_kernel = attempts.load(FLOOR)
-    warm_up(floor_kernel, INPUTS.get(shapes[0])[0])
+    floors = floor.Floor()
+    warm_up(floors.default, INPUTS.get(shapes[0])[0])
     config = ",".join(f"{k}={v}" for k, v in sorted((config_defines or {}).items()))
     capability = torch.cuda.get_device_capability()
     for attempt in attempts_to_run:
@@ -128,7 +128,8 @@ def measure(attempts_to_run, shapes, modes, config_defines=None, record=True):
         kernel(INPUTS.get(shapes[0])[0])
         torch.cuda.synchronize()
         first_result_s = time.perf_counter() - started
-        classes = [] if attempt.number == FLOOR else ["gpumode"]   # 99 is no GEMV
+        is_floor = attempt.number == floor.NUMBER and not config
+        classes = [] if attempt.number == floor.NUMBER else ["gpumode"]   # 99 is no GEMV
         failures = check_attempt(kernel, attempt, INPUTS, shapes, classes)
         if failures:
             failed.append(attempt.number)
@@ -136,8 +137,10 @@ def measure(attempts_to_run, shapes, modes, config_defines=None, record=True):
         for shape, mode in itertools.product(shapes, modes):
             data = INPUTS.get(shape)[0]
             name = f"{attempt.number} {'x'.join(map(str, shape))}"
-            if attempt.number == FLOOR and not config:    # the floor against itself is 1 by definition
-                t = Timing.of(sum((time_call(kernel, data, mode, max_seconds=ROUND_SECONDS,
+            floor_kernel = floors.kernel(data, shape, mode)
+            timed = floor_kernel if is_floor else kernel
+            if is_floor:              # the floor against itself is 1 by definition
+                t = Timing.of(sum((time_call(timed, data, mode, max_seconds=ROUND_SECONDS,
                                              nvtx_name=name).samples for _ in range(FLOOR_ROUNDS)), []))
                 floor_us = t.mean_us
             else:
@@ -153,8 +156,9 @@ def measure(attempts_to_run, shapes, modes, config_defines=None, record=True):
                          "data": "gpumode", **t.stats(), "floor_us": floor_us,
                          "sol_us": sol.datasheet_sol_us(*shape, gpu),
                          "gb_s": sol.gbps(*shape, t.mean_us), "first_result_s": first_result_s,
-                         "build": kernel.build_id,
-                         "floor_build": floor_kernel.build_id, **results.provenance()})
+                         "build": timed.build_id,
+                         "floor_config": floor_kernel.config, "floor_build": floor_kernel.build_id,
+                         **results.provenance()})
     if rows:
         print(reports.timing_table(rows))
         if record:

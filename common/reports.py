@@ -202,16 +202,17 @@ def summary_table(gpu: str | None = None) -> str:
 
 
 def floor_table(gpu: str) -> str:
-    """`make floor-check`: 99 against the fastest other read strategy, per shape and mode."""
+    """`make floor-check`: the floor against the fastest other read strategy, per shape and mode."""
     df = floor.load(gpu)
     if df.empty:
         return f"_No floor comparison recorded for {gpu} yet._"
     v = floor.verdicts(df)
-    lines = [f"| shape | mode | 99 us | round spread | fastest other strategy | its us | 99 / it |",
-             "|---|---|---:|---:|---|---:|---:|"]
+    lines = ["| shape | mode | floor: 99 in config | floor us | round spread | fastest other strategy | its us | floor / it |",
+             "|---|---|---|---:|---:|---|---:|---:|"]
     for _, r in v.iterrows():
-        lines.append(f"| {r['shape']} | {r['mode']} | {_fmt(r.floor_us, 2)} | {_fmt(r.floor_spread_pct, 1)}% | "
-                     f"{r.best_other} | {_fmt(r.best_other_us, 2)} | {_fmt(r.floor_over_best, 3)} |")
+        lines.append(f"| {r['shape']} | {r['mode']} | {r.floor_config} | {_fmt(r.floor_us, 2)} | "
+                     f"{_fmt(r.floor_spread_pct, 1)}% | {r.best_other} | {_fmt(r.best_other_us, 2)} | "
+                     f"{_fmt(r.floor_over_best, 3)} |")
     first = df.iloc[0]
     lines.append(f"\n_{first.gpu}, driver {first.driver}, CUDA {first.cuda}, torch {first.torch}, "
                  f"commit {first.git_sha}, {str(first.measured_at)[:10]}; `make floor-check`, "

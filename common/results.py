@@ -18,11 +18,12 @@ RESULTS_DIR = REPO / "results"
 KEY = ["attempt", "config", "m", "k", "l", "mode", "data"]
 # first_result_s: seconds from loading the attempt to its first result (build, compile, autotune).
 # build / floor_build: the identity of the code measured (common.build.build_id), so a row can be
-# matched against today's code (tests/test_history.py).
+# matched against today's code (tests/test_history.py); floor_config: the configuration of 99 that
+# was the floor of this shape and mode (common/floor.py).
 COLUMNS = KEY + ["mean_us", "median_us", "min_us", "std_us", "runs", "floor_us", "sol_us",
-                 "gb_s", "first_result_s", "build", "floor_build", "gpu", "driver", "cuda", "torch", "git_sha",
+                 "gb_s", "first_result_s", "build", "floor_config", "floor_build", "gpu", "driver", "cuda", "torch", "git_sha",
                  "measured_at"]
-TEXT_COLUMNS = {"attempt", "config", "mode", "data", "build", "floor_build", "gpu", "driver",
+TEXT_COLUMNS = {"attempt", "config", "mode", "data", "build", "floor_config", "floor_build", "gpu", "driver",
                 "cuda", "torch", "git_sha", "measured_at"}
 
 
