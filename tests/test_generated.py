@@ -40,7 +40,7 @@ def reporting_text(path):
 # 1f4a4f3, with the old floor) by hand; each carries a banner saying so. This list may only
 # shrink: a document converted to fragments leaves it, and a new document never enters it.
 NOT_YET_CONVERTED = {
-    "README.md", "docs/methodology.md",
+    "docs/methodology.md",
 }
 
 
