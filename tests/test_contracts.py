@@ -3,6 +3,8 @@ every CUDA attempt includes the header, a wrong signature does not build, and ev
 front matter follows the schema (a typo must not silently drop its tests)."""
 import ctypes
 import re
+import shutil
+import subprocess
 
 import pytest
 
@@ -72,3 +74,62 @@ def test_the_schema_refuses_a_wrong_number_a_missing_parent_and_missing_markers(
     errors = " | ".join(attempts.front_matter_errors(attempts.Attempt("07", "fused-ptx", fake)))
     assert "does not match the directory" in errors and "is not an attempt" in errors
     assert "lacks the marker" in errors
+
+
+# The template of a new attempt (docs/attempt-template/, docs/adding-an-attempt.md) is held to the
+# same schema as an attempt, so that it stays a valid starting point when the schema changes.
+TEMPLATE = build.REPO / "docs" / "attempt-template"
+GUIDE = build.REPO / "docs" / "adding-an-attempt.md"
+SECTIONS = ["## Idea", "## Hypothesis and prediction", "## Result", "## Profile", "## Lesson"]
+
+
+def template_as_attempt(tmp_path, number="98", slug="template-check"):
+    """The template copied to an attempt directory, its placeholders filled in."""
+    fake = tmp_path / f"{number}-{slug}"
+    fake.mkdir()
+    readme = (TEMPLATE / "README.md").read_text()
+    readme = readme.replace('attempt: "NN"', f'attempt: "{number}"').replace("slug: your-slug", f"slug: {slug}")
+    readme = readme.replace("# NN your-slug", f"# {number} {slug}")
+    (fake / "README.md").write_text(readme)
+    (fake / "kernel.cu").write_text((TEMPLATE / "kernel.cu").read_text())
+    return attempts.Attempt(number, slug, fake)
+
+
+def test_the_template_front_matter_passes_the_attempt_schema(tmp_path):
+    attempt = template_as_attempt(tmp_path)
+    assert attempts.front_matter_errors(attempt) == []
+    assert set(attempt.meta) == attempts.REQUIRED_KEYS
+
+
+def test_the_template_and_the_guide_name_every_key():
+    front_matter = (TEMPLATE / "README.md").read_text().split("---\n", 2)[1]
+    guide = GUIDE.read_text()
+    for key in attempts.REQUIRED_KEYS | attempts.OPTIONAL_KEYS:
+        assert re.search(rf"^#? ?{key}:", front_matter, re.M), f"the template lacks {key}"
+        assert f"`{key}`" in guide, f"docs/adding-an-attempt.md does not describe {key}"
+
+
+def test_the_template_body_has_the_sections_in_order_and_empty_result_markers():
+    body = (TEMPLATE / "README.md").read_text().split("---\n", 2)[2]
+    positions = [body.find(f"\n{s}\n") for s in SECTIONS]
+    assert -1 not in positions and positions == sorted(positions), positions
+    assert re.search(r"^# NN your-slug — ", body, re.M)
+    assert "<!-- results:begin -->\n<!-- results:end -->" in body
+    assert "_Not profiled yet._" in body and "_Written after the H100 measurement._" in body
+
+
+def test_the_template_kernel_includes_the_header_and_defines_one_entry_point():
+    source = (TEMPLATE / "kernel.cu").read_text()
+    assert re.search(r'^#include "nvfp4_gemv.h"', source, re.M)
+    defined = re.findall(r'^extern "C" \w+ (nvfp4_gemv\w*)\(', source, re.M)
+    assert defined == ["nvfp4_gemv"], defined
+
+
+def test_the_template_kernel_builds_for_both_targets():
+    if shutil.which("nvcc") is None:
+        pytest.skip("nvcc is not on the PATH: the template kernel cannot be built here")
+    library = build.build(TEMPLATE / "kernel.cu")
+    assert {row["target"] for row in build.resource_usage(library)} == {"sm_90a", "sm_100a"}
+    exported = subprocess.run(["nm", "-D", str(library)], capture_output=True, text=True).stdout
+    if exported:
+        assert re.search(r"\bT nvfp4_gemv$", exported, re.M), exported
