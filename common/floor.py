@@ -36,7 +36,7 @@ CHOICE_SECONDS = 0.1
 # The configurations the floor chooses from: every combination of these compile-time values of
 # 99 (the first in each list is 99's default). Named like a results row's config: the values that
 # differ from the default, by name.
-CHOICES = {"LOAD_HINT": (1, 2), "THREADS": (256, 512), "UNROLL": (8, 4)}
+CHOICES = {"LOAD_HINT": (1, 2, 0), "THREADS": (256, 512), "UNROLL": (8, 4)}
 SHAPES = (problem.BENCHMARK_SHAPES + problem.DECODE_SHAPES + problem.SMALL_SHAPES
           + problem.ODD_SHAPES)
 KEY = ["strategy", "m", "k", "l", "mode"]
@@ -88,8 +88,7 @@ def strategies() -> dict:
     found = {f"{NUMBER} {config}".strip(): (source, defines) for config, defines in configs().items()}
     found |= {"99 UNROLL=16": (source, {"UNROLL": 16}),
               "99 MIN_BLOCKS=1": (source, {"MIN_BLOCKS": 1}),        # never fewer loads per thread
-              "99 MIN_BLOCKS=1024": (source, {"MIN_BLOCKS": 1024}),
-              "99 LOAD_HINT=0": (source, {"LOAD_HINT": 0})}
+              "99 MIN_BLOCKS=1024": (source, {"MIN_BLOCKS": 1024})}
     for path in sorted(STRATEGIES_DIR.glob("*.cu")):
         found[path.stem.replace("_", "-")] = (path, None)
     return found

@@ -21,7 +21,7 @@ from .reference import reference_gpu
 from .timing import MODES, Timing, time_call
 
 FLOOR_ROUNDS = 3
-ROUND_SECONDS = 0.3          # wall-time cap of one round's time_call
+ROUND_SECONDS = 0.2          # wall-time cap of one round's time_call
 FLOOR_BROKEN = 0.97          # a kernel faster than this fraction of its floor stops the run
 EMPTY_KERNEL_LIMIT_US = 6.0
 

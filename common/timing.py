@@ -4,7 +4,8 @@ Each timed iteration enqueues: clear L2, start event, the call, end event. Itera
 batches, and each batch starts with a spin kernel that holds the GPU until the host has
 enqueued the whole batch, so the GPU never waits for the host between a start and an end
 event: host launch latency stays out and the events bracket the kernel alone
-(docs/methodology.md shows it, tests/test_gpu_harness.py checks it).
+(docs/methodology.md shows it, tests/test_gpu_harness.py checks it). A batch the host took longer
+to enqueue than the hold is dropped, since the GPU may then have waited for the host inside it.
 
 Clearing modes (contract 5):
 - gpumode: L2 cleared by writing a buffer larger than L2 (GPU MODE writes a randn buffer),
@@ -107,6 +108,8 @@ def time_call(fn, data, mode: str, *, warmup: int = 6, min_runs: int = 20,
     """Time fn(data) with CUDA events until the standard error of the mean is below
     rel_err of the mean (GPU MODE's rule), max_runs, or max_seconds of wall time.
 
+    A batch whose enqueueing took longer than the hold before it is dropped (the GPU may have
+    waited for the host between a start and an end event); the hold then grows with it.
     idle_gpu=True synchronizes before each call instead of clearing L2: the GPU then waits
     for the host, and the events measure launch latency too (used only to show the effect).
     """
@@ -121,8 +124,8 @@ def time_call(fn, data, mode: str, *, warmup: int = 6, min_runs: int = 20,
     times, started = [], time.perf_counter()
     while len(times) < max_runs:
         events = []
+        hold_us = 0.0 if idle_gpu else min(2 * enqueue_us, MAX_HOLD_US)
         if not idle_gpu:       # hold the GPU for twice the host's enqueue time of a batch
-            hold_us = min(2 * enqueue_us, MAX_HOLD_US)
             torch.cuda._sleep(int(hold_us * spin_cycles_per_us()))
         enqueue_started = time.perf_counter()
         for _ in range(batch):
@@ -138,10 +141,18 @@ def time_call(fn, data, mode: str, *, warmup: int = 6, min_runs: int = 20,
             events.append((start, end))
         enqueue_us = (time.perf_counter() - enqueue_started) * 1e6
         torch.cuda.synchronize()
-        times += [s.elapsed_time(e) * 1e3 for s, e in events]
-        n, mean, std = len(times), statistics.fmean(times), statistics.stdev(times)
-        if n >= min_runs and std / math.sqrt(n) / mean < rel_err:
+        # A host that stalled past the hold (descheduled, paging) let the GPU catch up with it,
+        # and then an event pair may bracket the GPU waiting for the host: drop the batch.
+        if idle_gpu or enqueue_us < hold_us:
+            times += [s.elapsed_time(e) * 1e3 for s, e in events]
+        if len(times) >= max(min_runs, 2):
+            n, mean, std = len(times), statistics.fmean(times), statistics.stdev(times)
+            if n >= min_runs and std / math.sqrt(n) / mean < rel_err:
+                break
+        elapsed = time.perf_counter() - started
+        if elapsed > max_seconds and times:
             break
-        if time.perf_counter() - started > max_seconds:
-            break
+        if elapsed > 10 * max_seconds:
+            raise RuntimeError("timing: the host stalled past the hold in every batch, so no "
+                               "call could be timed alone; is the machine overloaded?")
     return Timing.of(times)

@@ -1,9 +1,10 @@
 """The harness on the GPU: the shared e2m1 header, the timing method, the floor."""
+import time
 from pathlib import Path
 
 import torch
 
-from common import attempts, build, nvfp4, problem
+from common import attempts, build, floor, nvfp4, problem
 from common.check import poison
 from common.timing import time_call
 from conftest import gpu
@@ -34,6 +35,36 @@ def test_launch_latency_stays_out_of_the_timings():
         assert harness.median_us < 6.0, (mode, harness)
     idle = time_call(empty, None, "gpumode", idle_gpu=True, max_seconds=0.5)
     assert idle.median_us > 2 * harness.median_us, (idle, harness)
+
+
+@gpu
+def test_a_host_stall_does_not_reach_the_timings():
+    """One call whose host side stalls far longer than the hold (as a descheduled process
+    would) leaves the timing where the undisturbed kernel is: its batch is dropped."""
+    kernel = attempts.load("99")
+    data = problem.generate_input(4096, 4096, 1, seed=0)
+    calls = 0
+
+    def stalls_once(x):
+        nonlocal calls
+        calls += 1
+        if calls == 200:
+            time.sleep(0.02)
+        return kernel(x)
+    quiet = time_call(kernel, data, "clean", max_runs=1000, max_seconds=5)
+    stalled = time_call(stalls_once, data, "clean", max_runs=1000, rel_err=0, max_seconds=5)
+    assert calls > 200
+    assert stalled.max_us < 1000 and stalled.mean_us < 1.1 * quiet.mean_us, (quiet, stalled)
+
+
+@gpu
+def test_floor_holds_for_the_check_and_names_its_configuration():
+    """The floor chooses one of its configurations per shape and mode, and keeps it."""
+    floors = floor.Floor()
+    data = problem.generate_input(1024, 4096, 2, seed=0)
+    chosen = floors.kernel(data, (1024, 4096, 2), "clean")
+    assert chosen.config in floor.configs() and chosen.build_id in floor.build_ids()
+    assert floors.kernel(data, (1024, 4096, 2), "clean") is chosen
 
 
 @gpu
