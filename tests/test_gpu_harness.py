@@ -54,7 +54,7 @@ def test_a_host_stall_does_not_reach_the_timings():
     quiet = time_call(kernel, data, "clean", max_runs=1000, max_seconds=5)
     stalled = time_call(stalls_once, data, "clean", max_runs=1000, rel_err=0, max_seconds=5)
     assert calls > 200
-    assert stalled.max_us < 1000 and stalled.mean_us < 1.1 * quiet.mean_us, (quiet, stalled)
+    assert max(stalled.samples) < 1000 and stalled.mean_us < 1.1 * quiet.mean_us, (quiet, stalled)
 
 
 @gpu
