@@ -5,7 +5,8 @@ batches, and each batch starts with a spin kernel that holds the GPU until the h
 enqueued the whole batch, so the GPU never waits for the host between a start and an end
 event: host launch latency stays out and the events bracket the kernel alone
 (docs/methodology.md shows it, tests/test_gpu_harness.py checks it). A batch the host took longer
-to enqueue than the hold is dropped, since the GPU may then have waited for the host inside it.
+to enqueue than the GPU had work queued is dropped, since the GPU may then have waited for the
+host inside it.
 
 Clearing modes (contract 5):
 - gpumode: L2 cleared by writing a buffer larger than L2 (GPU MODE writes a randn buffer),
@@ -108,8 +109,9 @@ def time_call(fn, data, mode: str, *, warmup: int = 6, min_runs: int = 20,
     """Time fn(data) with CUDA events until the standard error of the mean is below
     rel_err of the mean (GPU MODE's rule), max_runs, or max_seconds of wall time.
 
-    A batch whose enqueueing took longer than the hold before it is dropped (the GPU may have
-    waited for the host between a start and an end event); the hold then grows with it.
+    A batch whose enqueueing took longer than the GPU had work queued (the hold before it plus
+    its calls at the fastest call seen) is dropped: the GPU may have waited for the host between
+    a start and an end event. The hold then grows with it.
     idle_gpu=True synchronizes before each call instead of clearing L2: the GPU then waits
     for the host, and the events measure launch latency too (used only to show the effect).
     """
@@ -121,7 +123,7 @@ def time_call(fn, data, mode: str, *, warmup: int = 6, min_runs: int = 20,
         fn(data)
     enqueue_us = (time.perf_counter() - enqueue_started) / (warmup - 1) * batch * 1e6
     torch.cuda.synchronize()
-    times, started = [], time.perf_counter()
+    times, started, fastest_us = [], time.perf_counter(), math.inf
     while len(times) < max_runs:
         events = []
         hold_us = 0.0 if idle_gpu else min(2 * enqueue_us, MAX_HOLD_US)
@@ -141,10 +143,13 @@ def time_call(fn, data, mode: str, *, warmup: int = 6, min_runs: int = 20,
             events.append((start, end))
         enqueue_us = (time.perf_counter() - enqueue_started) * 1e6
         torch.cuda.synchronize()
-        # A host that stalled past the hold (descheduled, paging) let the GPU catch up with it,
-        # and then an event pair may bracket the GPU waiting for the host: drop the batch.
-        if idle_gpu or enqueue_us < hold_us:
-            times += [s.elapsed_time(e) * 1e3 for s, e in events]
+        # A host that stalled (descheduled, paging) for longer than the GPU had queued work (the
+        # hold, then at least the batch's calls at the fastest call seen) let the GPU catch up
+        # with it, and an event pair may then bracket the GPU waiting for the host: drop the batch.
+        batch_times = [s.elapsed_time(e) * 1e3 for s, e in events]
+        fastest_us = min(fastest_us, *batch_times)
+        if idle_gpu or enqueue_us < hold_us + batch * fastest_us:
+            times += batch_times
         if len(times) >= max(min_runs, 2):
             n, mean, std = len(times), statistics.fmean(times), statistics.stdev(times)
             if n >= min_runs and std / math.sqrt(n) / mean < rel_err:
