@@ -8,6 +8,7 @@ import statistics
 import pandas as pd
 
 from . import attempts, floor, problem, results
+from .build import REPO
 
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 GPUS = {"h100": "H100 80GB HBM3 (SXM)", "h200": "H200"}
@@ -152,20 +153,25 @@ def latency_table(gpu: str) -> str:
 
 
 def sweep_table(attempt_number: str, gpu: str) -> str:
-    """Geomean over the benchmark shapes of every swept configuration, as a grid."""
+    """Geomean over the benchmark shapes of every swept configuration: a grid for two swept
+    names, a column for one."""
     df = results.load(gpu)
     df = df[(df.attempt == attempt_number) & (df.config != "")]
     if df.empty:
         return f"_No sweep recorded on {gpu} yet._"
     settings = df.config.str.split(",").apply(lambda kv: dict(x.split("=") for x in kv))
-    df = df.assign(**{name: settings.str[name].astype(int) for name in settings.iloc[0]})
-    rows, cols = sorted(settings.iloc[0])
-    grid = df.groupby([rows, cols]).mean_us.apply(_geomean).unstack(cols)
+    names = sorted(settings.iloc[0])
+    df = df.assign(**{name: settings.str[name].astype(int) for name in names})
+    if len(names) == 1:
+        grid = df.groupby(names[0]).mean_us.apply(_geomean).to_frame("us")
+    else:
+        grid = df.groupby(names).mean_us.apply(_geomean).unstack(names[1])
     best = grid.min().min()
+    header = names[0] if len(names) == 1 else f"{names[0]} \\ {names[1]}"
     lines = [f"Geomean of the three benchmark shapes, us, gpumode mode, {df.gpu.iloc[0]}, commit "
-             f"{df.git_sha.iloc[0]}; rows {rows}, columns {cols}; in bold, the configurations within "
+             f"{df.git_sha.iloc[0]}; {' by '.join(names)}; in bold, the configurations within "
              f"0.5% of the fastest.", "",
-             f"| {rows} \\ {cols} | " + " | ".join(map(str, grid.columns)) + " |",
+             f"| {header} | " + " | ".join(map(str, grid.columns)) + " |",
              "|---|" + "---:|" * len(grid.columns)]
     for r, values in grid.iterrows():
         cells = [f"**{v:.2f}**" if v <= 1.005 * best else f"{v:.2f}" for v in values]
@@ -243,6 +249,27 @@ def shapes_table(gpu: str, *numbers: str) -> str:
     return "\n".join(lines) + "\n" + provenance_note(gpu)
 
 
+def profiles_table(gpu: str) -> str:
+    """The key Nsight Compute metrics of every profiled attempt on one GPU (profiles/<gpu>/*.csv,
+    written by `make profiles`), on the first benchmark shape."""
+    paths = sorted((REPO / "profiles" / gpu).glob("*.csv"))
+    if not paths:
+        return f"_No profiles recorded for {gpu} yet._"
+    shape = "x".join(map(str, problem.BENCHMARK_SHAPES[0]))
+    lines = [f"| attempt | us ({shape}) | DRAM % peak | DRAM GB/s | DRAM bytes / problem bytes | issue % | "
+             "inst/byte | sectors/req | occupancy % | regs | top stall (share %) |",
+             "|:---|" + "---:|" * 9 + ":---|"]
+    for path in paths:
+        r = pd.read_csv(path).iloc[0]
+        lines.append(f"| [{path.stem}](../../attempts/{path.stem}) | {_fmt(r.duration_us, 2)} | "
+                     f"{_fmt(r.dram_pct_of_peak, 1)} | {_fmt(r.dram_gb_s, 0)} | "
+                     f"{_fmt(r.dram_bytes_over_problem_bytes, 3)} | {_fmt(r.issue_slot_util_pct, 1)} | "
+                     f"{_fmt(r.inst_executed_per_byte, 3)} | {_fmt(r.sectors_per_ld_request, 1)} | "
+                     f"{_fmt(r.achieved_occupancy_pct, 1)} | {int(r.registers_per_thread)} | "
+                     f"{r.stall_1} ({_fmt(r.stall_1_share_pct, 0)}) |")
+    return "\n".join(lines)
+
+
 # The block tables a document can ask for: <!-- gen:table NAME ARGS... -->
 TABLES = {
     "results": results_table,
@@ -251,4 +278,5 @@ TABLES = {
     "latency": latency_table,
     "sweep": sweep_table,
     "shapes": shapes_table,
+    "profiles": profiles_table,
 }

@@ -40,8 +40,10 @@ def git_sha() -> str:
     sha = os.environ.get("NVFP4_GIT_SHA") or _run("git", "rev-parse", "--short=12", "HEAD")
     if not sha:
         return "unknown"
+    # results/ is what a run writes, not what it measures
     dirty = os.environ.get("NVFP4_GIT_DIRTY") or _run("git", "status", "--porcelain",
-                                                      "--untracked-files=no")
+                                                      "--untracked-files=no", "--", ".",
+                                                      ":(exclude)results")
     return sha + ("-dirty" if dirty else "")
 
 

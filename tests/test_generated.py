@@ -36,14 +36,6 @@ def reporting_text(path):
     return text
 
 
-# Prose written before generated fragments existed, still quoting the 2026-11-21 H100 run (at
-# 1f4a4f3, with the old floor) by hand; each carries a banner saying so. This list may only
-# shrink: a document converted to fragments leaves it, and a new document never enters it.
-NOT_YET_CONVERTED = {
-    "docs/methodology.md",
-}
-
-
 def hand_typed(path) -> list[str]:
     typed = []
     for sentence in re.split(r"(?<=[.;:])\s+|\n\s*\n", reporting_text(path)):
@@ -55,8 +47,4 @@ def hand_typed(path) -> list[str]:
 @pytest.mark.parametrize("path", fragments.documents(), ids=lambda p: str(p.relative_to(REPO)))
 def test_no_measured_number_is_typed_by_hand(path):
     typed = hand_typed(path)
-    if str(path.relative_to(REPO)) in NOT_YET_CONVERTED:
-        assert typed, f"{path.relative_to(REPO)} is converted: take it off NOT_YET_CONVERTED"
-        assert "hand-typed figures" in path.read_text(), "a legacy document must carry its banner"
-        return
     assert not typed, f"{len(typed)} hand-typed figures (use <!-- gen:fig ... -->): {typed[:5]}"
