@@ -5,7 +5,7 @@
 
 `run` launches ncu (full set, --clock-control none, never touching clocks) on this script's
 `target` command, which calls the attempt once per benchmark shape inside the NVTX range
-`profile-NN` (warm-up calls stay outside it, so ncu sees exactly three kernels). The full
+`profile-NN` (warm-up calls stay outside it, so ncu sees the kernels of exactly three calls). The full
 report stays in build/profiles/ (not in git); the summary goes to profiles/<gpu>/NN-slug.csv,
 and the generated tables and figures that read it (`make table`) are regenerated.
 """
@@ -73,6 +73,46 @@ def first_present(*values):
     return next((v for v in values if v == v), float("nan"))      # v == v: not NaN
 
 
+def kernel_summary(kernel: pd.Series, stall_columns, input_bytes: int) -> dict:
+    """The summary columns of one profiled kernel."""
+    def value(name):
+        names = METRICS[name] if isinstance(METRICS[name], tuple) else (METRICS[name],)
+        found = [kernel[n] for n in names if n in kernel.index]
+        return pd.to_numeric(found[0], errors="coerce") if found else float("nan")
+    stalls = {STALL.fullmatch(c).group(1): pd.to_numeric(kernel[c], errors="coerce") for c in stall_columns}
+    total = sum(v for v in stalls.values() if v == v) or float("nan")
+    top = sorted(stalls.items(), key=lambda kv: -(kv[1] if kv[1] == kv[1] else 0))[:3]
+    row = {"kernel": kernel["Kernel Name"],
+           "duration_us": value("duration_us") / 1e3,
+           "dram_pct_of_peak": first_present(
+               value("dram_pct_of_peak"),      # else: achieved over peak bytes per second
+               100 * value("dram_bytes_per_s")
+               / (value("dram_peak_bytes_per_cycle") * value("dram_cycles_per_s"))),
+           "dram_gb_s": value("dram_bytes_per_s") / 1e9,
+           "dram_bytes_over_problem_bytes": first_present(
+               value("dram_bytes"), value("dram_read_bytes") + value("dram_write_bytes"))
+           / input_bytes,
+           "l1_hit_pct": value("l1_hit_pct"), "l2_hit_pct": value("l2_hit_pct"),
+           "sectors_per_ld_request": value("ld_sectors") / value("ld_requests"),
+           "achieved_occupancy_pct": value("achieved_occupancy_pct"),
+           "registers_per_thread": value("registers_per_thread"),
+           "local_spill_bytes": 32 * (value("local_ld_sectors") + value("local_st_sectors")),
+           "inst_executed_per_byte": value("inst_executed") / input_bytes,
+           "inst_issued_per_byte": value("inst_issued") / input_bytes,
+           "issue_slot_util_pct": value("issue_active_pct")}
+    for i, (reason, v) in enumerate(top, 1):
+        row[f"stall_{i}"] = reason
+        row[f"stall_{i}_share_pct"] = 100 * v / total
+    return row
+
+
+# Over the kernels of one call: these add up, these are averaged over time, the rest are the
+# longest kernel's (an attempt such as 08 launches a split-K kernel and a finishing pass).
+SUMMED = ("duration_us", "dram_bytes_over_problem_bytes", "local_spill_bytes",
+          "inst_executed_per_byte", "inst_issued_per_byte")
+TIME_WEIGHTED = ("dram_pct_of_peak", "dram_gb_s", "issue_slot_util_pct")
+
+
 def summarize(report: Path, gpu: str) -> pd.DataFrame:
     ncu = shutil.which("ncu")
     raw = subprocess.run([ncu, "--import", str(report), "--csv", "--page", "raw",
@@ -80,41 +120,21 @@ def summarize(report: Path, gpu: str) -> pd.DataFrame:
     # the row after the header holds the units; numbers carry thousands separators
     df = pd.read_csv(io.StringIO(raw.stdout), skiprows=[1], thousands=",")
     print("dram metrics in the report:", ", ".join(c for c in df.columns if c.startswith(("dram__", "gpu__dram"))))
-    if len(df) != len(problem.BENCHMARK_SHAPES):
-        raise RuntimeError(f"{report}: expected {len(problem.BENCHMARK_SHAPES)} kernels, got {len(df)}")
+    shapes = problem.BENCHMARK_SHAPES
+    if len(df) == 0 or len(df) % len(shapes):
+        raise RuntimeError(f"{report}: expected the same number of kernels for each of the "
+                           f"{len(shapes)} shapes, got {len(df)}")
+    per_call = len(df) // len(shapes)
+    stall_columns = [c for c in df.columns if STALL.fullmatch(c)]
     rows = []
-    for (m, k, l), (_, kernel) in zip(problem.BENCHMARK_SHAPES, df.iterrows()):
-        def value(name):
-            names = METRICS[name] if isinstance(METRICS[name], tuple) else (METRICS[name],)
-            found = [kernel[n] for n in names if n in kernel.index]
-            return pd.to_numeric(found[0], errors="coerce") if found else float("nan")
-        input_bytes = problem.problem_bytes(m, k, l)
-        stalls = {STALL.fullmatch(c).group(1): pd.to_numeric(kernel[c], errors="coerce")
-                  for c in df.columns if STALL.fullmatch(c)}
-        total = sum(v for v in stalls.values() if v == v) or float("nan")
-        top = sorted(stalls.items(), key=lambda kv: -(kv[1] if kv[1] == kv[1] else 0))[:3]
-        row = {"shape": f"{m}x{k}x{l}", "kernel": kernel["Kernel Name"],
-               "duration_us": value("duration_us") / 1e3,
-               "dram_pct_of_peak": first_present(
-                   value("dram_pct_of_peak"),      # else: achieved over peak bytes per second
-                   100 * value("dram_bytes_per_s")
-                   / (value("dram_peak_bytes_per_cycle") * value("dram_cycles_per_s"))),
-               "dram_gb_s": value("dram_bytes_per_s") / 1e9,
-               "dram_bytes_over_problem_bytes": first_present(
-                   value("dram_bytes"), value("dram_read_bytes") + value("dram_write_bytes"))
-               / input_bytes,
-               "l1_hit_pct": value("l1_hit_pct"), "l2_hit_pct": value("l2_hit_pct"),
-               "sectors_per_ld_request": value("ld_sectors") / value("ld_requests"),
-               "achieved_occupancy_pct": value("achieved_occupancy_pct"),
-               "registers_per_thread": value("registers_per_thread"),
-               "local_spill_bytes": 32 * (value("local_ld_sectors") + value("local_st_sectors")),
-               "inst_executed_per_byte": value("inst_executed") / input_bytes,
-               "inst_issued_per_byte": value("inst_issued") / input_bytes,
-               "issue_slot_util_pct": value("issue_active_pct")}
-        for i, (reason, v) in enumerate(top, 1):
-            row[f"stall_{i}"] = reason
-            row[f"stall_{i}_share_pct"] = 100 * v / total
-        rows.append(row)
+    for i, (m, k, l) in enumerate(shapes):
+        kernels = pd.DataFrame([kernel_summary(kernel, stall_columns, problem.problem_bytes(m, k, l))
+                                for _, kernel in df.iloc[i * per_call:(i + 1) * per_call].iterrows()])
+        row = kernels.loc[kernels.duration_us.idxmax()].to_dict()
+        weights = kernels.duration_us / kernels.duration_us.sum()
+        row |= {c: kernels[c].sum() for c in SUMMED}
+        row |= {c: (kernels[c] * weights).sum() for c in TIME_WEIGHTED}
+        rows.append({"shape": f"{m}x{k}x{l}", "kernels": per_call, **row})
     return pd.DataFrame(rows)
 
 
