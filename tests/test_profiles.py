@@ -1,0 +1,51 @@
+"""profiles/profile.py's summary of an Nsight Compute report, on a synthetic report (no GPU)."""
+import importlib.util
+import types
+from pathlib import Path
+
+import pytest
+
+from common.build import REPO
+
+spec = importlib.util.spec_from_file_location("profile_script", REPO / "profiles" / "profile.py")
+profile = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(profile)
+
+COLUMNS = ["Kernel Name", "gpu__time_duration.sum", "dram__bytes.sum", "dram__bytes.sum.per_second",
+           "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", "smsp__inst_executed.sum",
+           "smsp__issue_active.avg.pct_of_peak_sustained_active", "launch__registers_per_thread",
+           "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio"]
+
+
+def fake_report(monkeypatch, kernels):
+    """ncu --import prints these kernels (header row, then a units row, then one row each)."""
+    lines = [",".join(f'"{c}"' for c in COLUMNS), ",".join('""' for _ in COLUMNS)] + kernels
+    monkeypatch.setattr(profile, "subprocess", types.SimpleNamespace(
+        run=lambda *a, **k: types.SimpleNamespace(stdout="\n".join(lines))))
+    monkeypatch.setattr(profile.shutil, "which", lambda name: "ncu")
+
+
+MAIN = '"main",40000,66000000,1.6e12,50,5000000,70,40,0.5'
+FINISH = '"finish",2000,100000,5e10,2,1000,10,16,0.9'
+
+
+def test_one_kernel_per_call_is_summarised_as_it_is(monkeypatch):
+    fake_report(monkeypatch, [MAIN] * 3)
+    df = profile.summarize(Path("report"), "h100")
+    assert list(df.kernels) == [1, 1, 1]
+    assert df.duration_us.tolist() == [40.0] * 3 and df.registers_per_thread.tolist() == [40] * 3
+
+
+def test_several_kernels_per_call_add_up_and_keep_the_longest_kernels_character(monkeypatch):
+    fake_report(monkeypatch, [MAIN, FINISH] * 3)
+    df = profile.summarize(Path("report"), "h100")
+    assert list(df.kernels) == [2, 2, 2] and set(df.kernel) == {"main"}
+    assert df.duration_us.tolist() == [42.0] * 3                       # summed
+    assert df.registers_per_thread.tolist() == [40] * 3                # the longest kernel's
+    assert df.dram_pct_of_peak.iloc[0] == pytest.approx((50 * 40 + 2 * 2) / 42)   # time-weighted
+
+
+def test_a_kernel_count_that_does_not_divide_by_the_shapes_is_refused(monkeypatch):
+    fake_report(monkeypatch, [MAIN] * 4)
+    with pytest.raises(RuntimeError, match="same number of kernels"):
+        profile.summarize(Path("report"), "h100")
