@@ -2,6 +2,7 @@
 
     python profiles/profile.py run 07      # ncu on attempt 07, three benchmark shapes
     python profiles/profile.py run all     # every CUDA attempt, one ncu process each
+    python profiles/profile.py summarize 07  # the summary again, from the report already in build/
 
 `run` launches ncu (full set, --clock-control none, never touching clocks) on this script's
 `target` command, which calls the attempt once per benchmark shape inside the NVTX range
@@ -119,7 +120,6 @@ def summarize(report: Path, gpu: str) -> pd.DataFrame:
                           "--print-units", "base"], capture_output=True, text=True, check=True)
     # the row after the header holds the units; numbers carry thousands separators
     df = pd.read_csv(io.StringIO(raw.stdout), skiprows=[1], thousands=",")
-    print("dram metrics in the report:", ", ".join(c for c in df.columns if c.startswith(("dram__", "gpu__dram"))))
     shapes = problem.BENCHMARK_SHAPES
     if len(df) == 0 or len(df) % len(shapes):
         raise RuntimeError(f"{report}: expected the same number of kernels for each of the "
@@ -138,39 +138,50 @@ def summarize(report: Path, gpu: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def run(which):
+def gpu_dirs():
     import torch
     if not torch.cuda.is_available():
         raise SystemExit("error: profiling needs an NVIDIA GPU, and none is visible here")
-    ncu = shutil.which("ncu")
-    if ncu is None:
+    if shutil.which("ncu") is None:
         raise SystemExit("error: Nsight Compute (ncu) is not on the PATH")
     gpu = sol.gpu_key(torch.cuda.get_device_name())
     out_dir = REPO / "profiles" / gpu
     out_dir.mkdir(parents=True, exist_ok=True)
+    (REPORTS / gpu).mkdir(parents=True, exist_ok=True)
+    return gpu, out_dir
+
+
+def write_summary(attempt, gpu, out_dir):
+    summary = summarize((REPORTS / gpu / attempt.name).with_suffix(".ncu-rep"), gpu)
+    summary.to_csv(out_dir / f"{attempt.name}.csv", index=False, float_format="%.4g")
+    print(summary[["shape", "duration_us", "dram_pct_of_peak", "issue_slot_util_pct",
+                   "stall_1", "stall_1_share_pct"]].to_string(index=False))
+
+
+def run(which, profile=True):
+    """Profile (or, with profile=False, only re-summarise the existing reports) and regenerate."""
+    gpu, out_dir = gpu_dirs()
     for attempt in cuda_attempts(which):
-        report = REPORTS / gpu / attempt.name
-        report.parent.mkdir(parents=True, exist_ok=True)
-        cmd = [ncu, "--set", "full", "--clock-control", "none", "--nvtx",
-               "--nvtx-include", f"profile-{attempt.number}/", "--export", str(report),
-               "--force-overwrite", sys.executable, __file__, "target", attempt.number]
-        print(f"profiling {attempt.name} ...", flush=True)
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        summary = summarize(report.with_suffix(".ncu-rep"), gpu)
-        summary.to_csv(out_dir / f"{attempt.name}.csv", index=False, float_format="%.4g")
-        print(summary[["shape", "duration_us", "dram_pct_of_peak", "issue_slot_util_pct",
-                       "stall_1", "stall_1_share_pct"]].to_string(index=False))
+        if profile:
+            cmd = [shutil.which("ncu"), "--set", "full", "--clock-control", "none", "--nvtx",
+                   "--nvtx-include", f"profile-{attempt.number}/", "--export",
+                   str(REPORTS / gpu / attempt.name), "--force-overwrite", sys.executable, __file__,
+                   "target", attempt.number]
+            print(f"profiling {attempt.name} ...", flush=True)
+            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        write_summary(attempt, gpu, out_dir)
     fragments.update_all()          # profiles/<gpu>/README.md and every Profile fragment
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in ("run", "target"):
+    for name in ("run", "summarize", "target"):
         p = sub.add_parser(name)
         p.add_argument("attempt")
     args = parser.parse_args()
-    {"run": lambda: run(args.attempt), "target": lambda: target(args.attempt)}[args.command]()
+    {"run": lambda: run(args.attempt), "summarize": lambda: run(args.attempt, profile=False),
+     "target": lambda: target(args.attempt)}[args.command]()
 
 
 if __name__ == "__main__":
