@@ -249,6 +249,20 @@ def shapes_table(gpu: str, *numbers: str) -> str:
     return "\n".join(lines) + "\n" + provenance_note(gpu)
 
 
+PROFILE_HEADER = ("| DRAM % peak | DRAM GB/s | DRAM bytes / problem bytes | issue % | inst/byte | sectors/req | "
+                  "occupancy % | regs | top stall (share %) |")
+PROFILE_ALIGN = "---:|" * 9 + ":---|"
+
+
+def _profile_cells(r) -> str:
+    """One summarised kernel (a row of profiles/<gpu>/*.csv) as the PROFILE_HEADER cells."""
+    return (f"{_fmt(r.dram_pct_of_peak, 1)} | {_fmt(r.dram_gb_s, 0)} | "
+            f"{_fmt(r.dram_bytes_over_problem_bytes, 3)} | {_fmt(r.issue_slot_util_pct, 1)} | "
+            f"{_fmt(r.inst_executed_per_byte, 3)} | {_fmt(r.sectors_per_ld_request, 1)} | "
+            f"{_fmt(r.achieved_occupancy_pct, 1)} | {int(r.registers_per_thread)} | "
+            f"{r.stall_1} ({_fmt(r.stall_1_share_pct, 0)}) |")
+
+
 def profiles_table(gpu: str) -> str:
     """The key Nsight Compute metrics of every profiled attempt on one GPU (profiles/<gpu>/*.csv,
     written by `make profiles`), on the first benchmark shape."""
@@ -256,17 +270,25 @@ def profiles_table(gpu: str) -> str:
     if not paths:
         return f"_No profiles recorded for {gpu} yet._"
     shape = "x".join(map(str, problem.BENCHMARK_SHAPES[0]))
-    lines = [f"| attempt | us ({shape}) | DRAM % peak | DRAM GB/s | DRAM bytes / problem bytes | issue % | "
-             "inst/byte | sectors/req | occupancy % | regs | top stall (share %) |",
-             "|:---|" + "---:|" * 9 + ":---|"]
+    lines = [f"| attempt | us ({shape}) " + PROFILE_HEADER, "|:---|---:|" + PROFILE_ALIGN]
     for path in paths:
         r = pd.read_csv(path).iloc[0]
         lines.append(f"| [{path.stem}](../../attempts/{path.stem}) | {_fmt(r.duration_us, 2)} | "
-                     f"{_fmt(r.dram_pct_of_peak, 1)} | {_fmt(r.dram_gb_s, 0)} | "
-                     f"{_fmt(r.dram_bytes_over_problem_bytes, 3)} | {_fmt(r.issue_slot_util_pct, 1)} | "
-                     f"{_fmt(r.inst_executed_per_byte, 3)} | {_fmt(r.sectors_per_ld_request, 1)} | "
-                     f"{_fmt(r.achieved_occupancy_pct, 1)} | {int(r.registers_per_thread)} | "
-                     f"{r.stall_1} ({_fmt(r.stall_1_share_pct, 0)}) |")
+                     + _profile_cells(r))
+    return "\n".join(lines)
+
+
+def profile_table(gpu: str, *numbers: str) -> str:
+    """The Nsight Compute summary of some attempts on one GPU, every benchmark shape (an attempt
+    README's Profile section), under ncu: kernel time of one call, not the harness's timing."""
+    lines = ["| attempt | shape | us under ncu " + PROFILE_HEADER, "|:---|:---|---:|" + PROFILE_ALIGN]
+    for number in numbers:
+        attempt = attempts.find(number)
+        path = REPO / "profiles" / gpu / f"{attempt.name}.csv"
+        if not path.exists():
+            raise KeyError(f"no profile {path.relative_to(REPO)}")
+        for r in pd.read_csv(path).itertuples():
+            lines.append(f"| {attempt.number} | {r.shape} | {_fmt(r.duration_us, 2)} | " + _profile_cells(r))
     return "\n".join(lines)
 
 
@@ -279,4 +301,5 @@ TABLES = {
     "sweep": sweep_table,
     "shapes": shapes_table,
     "profiles": profiles_table,
+    "profile": profile_table,
 }
