@@ -49,3 +49,15 @@ def test_a_kernel_count_that_does_not_divide_by_the_shapes_is_refused(monkeypatc
     fake_report(monkeypatch, [MAIN] * 4)
     with pytest.raises(RuntimeError, match="same number of kernels"):
         profile.summarize(Path("report"), "h100")
+
+
+def test_the_profile_table_has_a_row_per_shape_from_the_summary_and_refuses_a_missing_one():
+    import pandas as pd
+    from common import reports
+    csv = pd.read_csv(REPO / "profiles" / "h100" / "18-tc-int8-decode.csv")
+    rows = [line for line in reports.profile_table("h100", "18").splitlines()[2:]]
+    assert [r.split(" | ")[1] for r in rows] == list(csv["shape"])
+    assert all(r.startswith("| 18 |") for r in rows)
+    assert f"{csv.duration_us[0]:.2f}" in rows[0] and csv.stall_1[0] in rows[0]
+    with pytest.raises(KeyError, match="no profile"):
+        reports.profile_table("b200", "18")       # no GPU of that name has profiles

@@ -1,7 +1,7 @@
 // 28 smem-ring: 26 with each warp's A, SFA, B and SFB bytes streamed through a ring of NSTAGES
 // chunk slots in shared memory by cp.async. In 26 (and 18-25) a warp holds at most one chunk's
 // loads in registers when it waits (ptxas sinks the loads to their uses; 27's README reads the
-// SASS), and the Nsight Compute profiles of 18-20 put 55-70% of the warps' stalls on the long
+// SASS), and the Nsight Compute profiles of 18-20 put most of the warps' stalls on the long
 // scoreboard. Here a warp keeps its next NSTAGES-1 chunks in flight as copies into its own slots,
 // which cost shared memory, not registers: the loop, the arithmetic and its order (chunks in
 // increasing order per warp), the grid and the split are 26's.
@@ -71,7 +71,7 @@ __device__ __forceinline__ void copy_commit() { asm volatile("cp.async.commit_gr
 template <int N>
 __device__ __forceinline__ void copy_wait() { asm volatile("cp.async.wait_group %0;\n" :: "n"(N) : "memory"); }
 
-// A lane's copies of one full chunk, at the chunk `next` points to: A rows g and g+8 at its
+// A lane's copies of one full chunk, at the chunk its sources point to: A rows g and g+8 at its
 // 16-byte slice (the bytes it reads back itself), the 4-byte SFA piece lane%2 of row lane/2, and
 // for lanes 0-3 16 bytes of B, for lanes 4-5 4 bytes of SFB. After each chunk the sources move on
 // by WARPS_PER_BLOCK chunks (the warp's next chunk).
