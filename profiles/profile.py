@@ -74,6 +74,12 @@ def first_present(*values):
     return next((v for v in values if v == v), float("nan"))      # v == v: not NaN
 
 
+def ratio(numerator, denominator):
+    """numerator / denominator, NaN where the denominator is 0 (a kernel whose global loads all go
+    through the TMA engine makes no load requests)."""
+    return numerator / denominator if denominator else float("nan")
+
+
 def kernel_summary(kernel: pd.Series, stall_columns, input_bytes: int) -> dict:
     """The summary columns of one profiled kernel."""
     def value(name):
@@ -94,7 +100,7 @@ def kernel_summary(kernel: pd.Series, stall_columns, input_bytes: int) -> dict:
                value("dram_bytes"), value("dram_read_bytes") + value("dram_write_bytes"))
            / input_bytes,
            "l1_hit_pct": value("l1_hit_pct"), "l2_hit_pct": value("l2_hit_pct"),
-           "sectors_per_ld_request": value("ld_sectors") / value("ld_requests"),
+           "sectors_per_ld_request": ratio(value("ld_sectors"), value("ld_requests")),
            "achieved_occupancy_pct": value("achieved_occupancy_pct"),
            "registers_per_thread": value("registers_per_thread"),
            "local_spill_bytes": 32 * (value("local_ld_sectors") + value("local_st_sectors")),

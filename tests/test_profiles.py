@@ -17,9 +17,9 @@ COLUMNS = ["Kernel Name", "gpu__time_duration.sum", "dram__bytes.sum", "dram__by
            "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio"]
 
 
-def fake_report(monkeypatch, kernels):
+def fake_report(monkeypatch, kernels, columns=COLUMNS):
     """ncu --import prints these kernels (header row, then a units row, then one row each)."""
-    lines = [",".join(f'"{c}"' for c in COLUMNS), ",".join('""' for _ in COLUMNS)] + kernels
+    lines = [",".join(f'"{c}"' for c in columns), ",".join('""' for _ in columns)] + kernels
     monkeypatch.setattr(profile, "subprocess", types.SimpleNamespace(
         run=lambda *a, **k: types.SimpleNamespace(stdout="\n".join(lines))))
     monkeypatch.setattr(profile.shutil, "which", lambda name: "ncu")
@@ -43,6 +43,13 @@ def test_several_kernels_per_call_add_up_and_keep_the_longest_kernels_character(
     assert df.duration_us.tolist() == [42.0] * 3                       # summed
     assert df.registers_per_thread.tolist() == [40] * 3                # the longest kernel's
     assert df.dram_pct_of_peak.iloc[0] == pytest.approx((50 * 40 + 2 * 2) / 42)   # time-weighted
+
+
+def test_a_kernel_without_global_load_requests_has_no_sectors_per_request(monkeypatch):
+    loads = ["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"]
+    fake_report(monkeypatch, [MAIN + ",0,0"] * 3, COLUMNS + loads)   # TMA loads: no LSU requests
+    df = profile.summarize(Path("report"), "h100")
+    assert df.sectors_per_ld_request.isna().all() and df.duration_us.tolist() == [40.0] * 3
 
 
 def test_a_kernel_count_that_does_not_divide_by_the_shapes_is_refused(monkeypatch):
