@@ -289,8 +289,8 @@ __device__ __forceinline__ void bulk_copy(uint32_t dst, const uint8_t* src, uint
 // The block's stages [s_begin, s_end) of its tile through the ring. Warp 0 is also the producer:
 // its lane 0 issues a stage's copies (the A box, the SFA box, B and SFB), the first
 // NSTAGES at once, then stage s + NSTAGES into stage s's slot once every warp has released
-// stage s. Warp w computes chunk w of every stage: the
-// chunks of 26's order, read from shared memory where 26 loads them from global memory.
+// stage s. Warp w computes chunk w of every stage: the chunks of 26's order, read from shared
+// memory where 26 loads them from global memory.
 __device__ __forceinline__ void ring_dot(const CUtensorMap* map_a, const CUtensorMap* map_sfa, int row0,
                                          const uint8_t* b_batch, const uint8_t* sfb_batch,
                                          int s_begin, int s_end, uint32_t mask0, uint32_t mask1,
