@@ -46,10 +46,11 @@ def cmd_sweep(args):
     if not grid:
         raise SystemExit(f"error: attempt {attempt.number} declares no sweep in its README")
     names = sorted(grid)
-    rows = []
+    require_gpu()
+    rows, floors = [], floor.Floor()    # one floor, chosen once, for every configuration
     for values in itertools.product(*(grid[n] for n in names)):
         rows += measure([attempt], problem.BENCHMARK_SHAPES, ["gpumode"],
-                        config_defines=dict(zip(names, values)))
+                        config_defines=dict(zip(names, values)), floors=floors)
     by_config = {}
     for row in rows:
         by_config.setdefault(row["config"], []).append(row["mean_us"])

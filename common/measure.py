@@ -106,13 +106,14 @@ def time_beside_floor(kernel, floor_kernel, data, mode, nvtx_name=None, rounds=F
     return Timing.of(samples), statistics.median(floor_means), floor_means
 
 
-def measure(attempts_to_run, shapes, modes, config_defines=None, record=True):
-    """Check, then time each attempt beside the floor on each shape and mode; print and record."""
+def measure(attempts_to_run, shapes, modes, config_defines=None, record=True, floors=None):
+    """Check, then time each attempt beside the floor on each shape and mode; print and record.
+    floors: a floor.Floor to reuse (its choices stand for this process), else a new one."""
     require_gpu()
     require_healthy_timing()
     gpu = sol.gpu_key(torch.cuda.get_device_name())
     rows, failed = [], []
-    floors = floor.Floor()
+    floors = floors or floor.Floor()
     warm_up(floors.default, INPUTS.get(shapes[0])[0])
     config = ",".join(f"{k}={v}" for k, v in sorted((config_defines or {}).items()))
     capability = torch.cuda.get_device_capability()

@@ -227,6 +227,24 @@ def floor_table(gpu: str) -> str:
     return "\n".join(lines)
 
 
+def read_strategy_table(gpu: str, strategy: str) -> str:
+    """One read strategy of the last floor check against the floor, per shape and mode."""
+    df = floor.load(gpu)
+    mine = df[df.strategy == strategy]
+    if mine.empty:
+        return f"_No floor comparison with {strategy} recorded for {gpu} yet._"
+    floors = df[df.strategy == "floor"].set_index(["m", "k", "l", "mode"]).mean_us
+    lines = [f"| shape | mode | floor us | {strategy} us | {strategy} / floor |", "|---|---|---:|---:|---:|"]
+    for _, r in mine.iterrows():
+        f = floors[(r.m, r.k, r.l, r["mode"])]
+        lines.append(f"| {r.m}x{r.k}x{r.l} | {r['mode']} | {_fmt(f, 2)} | {_fmt(r.mean_us, 2)} | "
+                     f"{_fmt(r.mean_us / f, 2)} |")
+    first = mine.iloc[0]
+    lines.append(f"\n_{first.gpu}, commit {first.git_sha}, {str(first.measured_at)[:10]}; from "
+                 f"`make floor-check` (results/{gpu}-floor.csv)._")
+    return "\n".join(lines)
+
+
 def shapes_table(gpu: str, *numbers: str) -> str:
     """Every recorded shape of the named attempts on one GPU (benchmark, decode, small, odd):
     time and ratio to the floor timed beside it, per clearing mode."""
@@ -297,6 +315,7 @@ TABLES = {
     "results": results_table,
     "summary": summary_table,
     "floor": floor_table,
+    "read-strategy": read_strategy_table,
     "latency": latency_table,
     "sweep": sweep_table,
     "shapes": shapes_table,
