@@ -58,6 +58,12 @@ def _fmt(v, digits=1):
     return "-" if pd.isna(v) else f"{v:,.{digits}f}"
 
 
+def run_note(row, how: str) -> str:
+    """The provenance line under a table of one recorded run: GPU, software, commit, date, how."""
+    return (f"\n_{row.gpu}, driver {row.driver}, CUDA {row.cuda}, torch {row.torch}, "
+            f"commit {row.git_sha}, {str(row.measured_at)[:10]}; {how}._")
+
+
 def results_table(gpu: str | None = None) -> str:
     """The README's table: each attempt's mean time per benchmark shape, both modes; every GPU
     with recorded results when none is named."""
@@ -146,9 +152,7 @@ def latency_table(gpu: str) -> str:
     for _, r in df.iterrows():
         lines.append(f"| {how.get(r['mode'], r['mode'])} | {_fmt(r.mean_us, 2)} | "
                      f"{_fmt(r.median_us, 2)} | {_fmt(r.min_us, 2)} | {r.runs} |")
-    r = df.iloc[0]
-    lines.append(f"\n_{r.gpu}, driver {r.driver}, CUDA {r.cuda}, torch {r.torch}, commit {r.git_sha}, "
-                 f"{r.measured_at[:10]}; `make latency`._")
+    lines.append(run_note(df.iloc[0], "`make latency`"))
     return "\n".join(lines)
 
 
@@ -220,10 +224,9 @@ def floor_table(gpu: str) -> str:
                      f"{_fmt(r.floor_spread_pct, 1)}% | {r.best_other} | {_fmt(r.best_other_us, 2)} | "
                      f"{_fmt(r.floor_over_best, 3)} |")
     first = df.iloc[0]
-    lines.append(f"\n_{first.gpu}, driver {first.driver}, CUDA {first.cuda}, torch {first.torch}, "
-                 f"commit {first.git_sha}, {str(first.measured_at)[:10]}; `make floor-check`, "
-                 f"{int(first.rounds)} interleaved rounds per shape and mode, median of the round "
-                 f"means; strategies: {', '.join(sorted(df.strategy.unique()))}._")
+    lines.append(run_note(first, f"`make floor-check`, {int(first.rounds)} interleaved rounds per shape "
+                                 f"and mode, median of the round means; strategies: "
+                                 f"{', '.join(sorted(df.strategy.unique()))}"))
     return "\n".join(lines)
 
 
@@ -239,9 +242,7 @@ def read_strategy_table(gpu: str, strategy: str) -> str:
         f = floors[(r.m, r.k, r.l, r["mode"])]
         lines.append(f"| {r.m}x{r.k}x{r.l} | {r['mode']} | {_fmt(f, 2)} | {_fmt(r.mean_us, 2)} | "
                      f"{_fmt(r.mean_us / f, 2)} |")
-    first = mine.iloc[0]
-    lines.append(f"\n_{first.gpu}, commit {first.git_sha}, {str(first.measured_at)[:10]}; from "
-                 f"`make floor-check` (results/{gpu}-floor.csv)._")
+    lines.append(run_note(mine.iloc[0], f"from `make floor-check` (results/{gpu}-floor.csv)"))
     return "\n".join(lines)
 
 
