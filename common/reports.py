@@ -217,7 +217,7 @@ def floor_table(gpu: str) -> str:
     if df.empty:
         return f"_No floor comparison recorded for {gpu} yet._"
     v = floor.verdicts(df)
-    lines = ["| shape | mode | floor: 99 in config | floor us | round spread | fastest other strategy | its us | floor / it |",
+    lines = ["| shape | mode | floor: 99 in config | floor us | round spread | strategy closest to beating it | its us | floor / it, per round |",
              "|---|---|---|---:|---:|---|---:|---:|"]
     for _, r in v.iterrows():
         lines.append(f"| {r['shape']} | {r['mode']} | {r.floor_config} | {_fmt(r.floor_us, 2)} | "
@@ -225,7 +225,8 @@ def floor_table(gpu: str) -> str:
                      f"{_fmt(r.floor_over_best, 3)} |")
     first = df.iloc[0]
     lines.append(run_note(first, f"`make floor-check`, {int(first.rounds)} interleaved rounds per shape "
-                                 f"and mode, median of the round means; strategies: "
+                                 f"and mode, each in a rotated order; times: median of the round means; "
+                                 f"floor / it: median of the ratios within a round; strategies: "
                                  f"{', '.join(sorted(df.strategy.unique()))}"))
     return "\n".join(lines)
 

@@ -38,3 +38,39 @@ def test_a_read_strategy_is_divided_by_the_floor_of_its_own_shape_and_mode(monke
     assert "| 128x256x1 | clean | 2.00 | 3.00 | 1.50 |" in table
     assert "| 128x256x1 | gpumode | 4.00 | 5.00 | 1.25 |" in table
     assert "driver d, CUDA c, torch t, commit s" in table
+
+
+def test_every_strategy_takes_turns_at_the_head_of_a_round():
+    names = [f"s{i}" for i in range(19)]
+    orders = [floor.rotated(names, r, floor.ROUNDS) for r in range(floor.ROUNDS)]
+    assert all(sorted(order) == sorted(names) for order in orders)          # each timed once a round
+    firsts = [order[0] for order in orders]
+    assert len(set(firsts)) == floor.ROUNDS                                  # a new head every round
+    assert len({order.index("s0") for order in orders}) == floor.ROUNDS      # the floor moves too
+
+
+def _check_rows(floor_rounds, twin_rounds):
+    rows = []
+    for name, rounds in (("floor", floor_rounds), ("99", twin_rounds)):
+        rows.append({"strategy": name, "m": 1024, "k": 1024, "l": 1, "mode": "clean", "floor_config": "",
+                     "mean_us": pd.Series(rounds).median(), "min_round_us": min(rounds),
+                     "max_round_us": max(rounds), "rounds": len(rounds),
+                     "round_us": ";".join(f"{v:.4f}" for v in rounds)})
+    return pd.DataFrame(rows)
+
+
+def test_the_check_compares_the_floor_with_a_strategy_within_each_round():
+    # The GPU is slow for five rounds, and turns fast in round 4 between the floor and its twin: the
+    # medians are 7% apart (a ratio of medians would fail the floor), while round by round the two
+    # agree in eight rounds of nine.
+    floor_rounds = [4.8] * 5 + [4.5] * 4
+    twin_rounds = [4.8] * 4 + [4.5] * 5
+    verdict = floor.verdicts(_check_rows(floor_rounds, twin_rounds)).iloc[0]
+    assert verdict.floor_us / verdict.best_other_us > 1 + floor.TOLERANCE
+    assert verdict.holds and verdict.floor_over_best == 1.0
+    # Rounds drifting by 7%: a floor 1% slower than the other in every round holds, 3% fails.
+    drifting = [4.80, 4.82, 4.81, 4.50, 4.52, 4.55, 4.80, 4.81, 4.79]
+    verdict = floor.verdicts(_check_rows(drifting, [v / 1.01 for v in drifting])).iloc[0]
+    assert verdict.holds and abs(verdict.floor_over_best - 1.01) < 1e-3
+    verdict = floor.verdicts(_check_rows(drifting, [v / 1.03 for v in drifting])).iloc[0]
+    assert not verdict.holds and abs(verdict.floor_over_best - 1.03) < 1e-3
