@@ -25,6 +25,7 @@ round's mean (each run replaces the last), and the table in docs/methodology.md 
 them.
 """
 import itertools
+import math
 import statistics
 
 import pandas as pd
@@ -162,6 +163,23 @@ def verdicts(df: pd.DataFrame) -> pd.DataFrame:
                     "best_other": best.strategy, "best_other_us": best.mean_us,
                     "floor_over_best": ratios[worst],
                     "holds": ratios[worst] <= 1 + TOLERANCE})
+    return pd.DataFrame(out)
+
+
+def round_effects(df: pd.DataFrame) -> pd.DataFrame:
+    """Per shape and mode, how the round means of a check vary: the part every strategy shares
+    in a round (the range over rounds of the round's mean log time, %) against what is left to
+    each strategy in each round once its own level and the round's are taken out (standard
+    deviation, %). A shared part larger than the rest is drift that a comparison within the round
+    cancels."""
+    out = []
+    for (m, k, l, mode), g in df.groupby(["m", "k", "l", "mode"], sort=False):
+        logs = pd.DataFrame([pd.Series(round_means(row)).map(math.log) for row in g.itertuples()])
+        shared = logs.mean(axis=0)
+        rest = logs.sub(logs.mean(axis=1), axis=0).sub(shared - shared.mean(), axis=1)
+        out.append({"shape": f"{m}x{k}x{l}", "mode": mode,
+                    "shared_range_pct": 100 * (shared.max() - shared.min()),
+                    "rest_sd_pct": 100 * statistics.pstdev(rest.to_numpy().ravel())})
     return pd.DataFrame(out)
 
 

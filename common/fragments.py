@@ -8,8 +8,8 @@ A markdown file marks what is generated, and `make table` rewrites it:
     <!-- /gen -->
 
 Values (`fig GPU ATTEMPT QUANTITY [SHAPE|geomean] [MODE]`), over the gpumode-data rows of
-results/<gpu>.csv without a config; SHAPE is like 7168x16384x1, geomean means over the three
-benchmark shapes, MODE defaults to gpumode:
+results/<gpu>.csv without a config; SHAPE is any recorded shape (7168x16384x1, 128x16384x1, ...),
+geomean means over the three benchmark shapes, MODE defaults to gpumode:
     us          mean time per call          floor     the floor (99) timed beside it
     x_floor     us / floor                  x_sol     us / datasheet speed of light
     gb_s        problem bytes / time        speedup:NN   NN's time / this attempt's time
@@ -41,16 +41,17 @@ def documents() -> list[Path]:
 
 
 def _rows(gpu: str, attempt: str, mode: str) -> pd.DataFrame:
-    df = reports.main_rows(gpu)
+    df = reports.main_rows(gpu, every_shape=True)
     return df[(df.attempt == attempt) & (df["mode"] == mode)]
 
 
 def _value(rows: pd.DataFrame, quantity: str, where: str, gpu: str, mode: str) -> float:
     def at(column):
         if where == "geomean":
-            if len(rows) != len(BENCH):
+            bench = rows[rows["shape"].isin(BENCH)]
+            if len(bench) != len(BENCH):
                 raise FragmentError(f"no complete benchmark rows for a geomean in {gpu} {mode}")
-            return statistics.geometric_mean(rows[column])
+            return statistics.geometric_mean(bench[column])
         hit = rows[rows["shape"] == where]
         if hit.empty:
             raise FragmentError(f"no row for shape {where} in {gpu} {mode}")

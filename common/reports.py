@@ -29,12 +29,14 @@ def timing_table(rows) -> str:
     return df[cols].to_string(index=False, float_format=lambda v: f"{v:.2f}")
 
 
-def main_rows(gpu: str) -> pd.DataFrame:
+def main_rows(gpu: str, every_shape: bool = False) -> pd.DataFrame:
+    """An attempt's own rows (no sweep configurations, GPU MODE data), benchmark shapes only
+    unless every_shape."""
     df = results.load(gpu)
     df = df[(df.config == "") & (df.data == "gpumode") & (df.attempt != "launch-probe")]
     bench = {f"{m}x{k}x{l}" for m, k, l in problem.BENCHMARK_SHAPES}
     df = df.assign(shape=df.apply(_shape, axis=1)) if len(df) else df.assign(shape=[])
-    return df[df["shape"].isin(bench)]
+    return df if every_shape else df[df["shape"].isin(bench)]
 
 
 def _geomean(values) -> float:
@@ -247,6 +249,20 @@ def read_strategy_table(gpu: str, strategy: str) -> str:
     return "\n".join(lines)
 
 
+def floor_rounds_table(gpu: str, most: str = "5") -> str:
+    """The last floor check's round-to-round drift, on the `most` shape/mode pairs that drift most."""
+    df = floor.load(gpu)
+    if df.empty:
+        return f"_No floor comparison recorded for {gpu} yet._"
+    effects = floor.round_effects(df).sort_values("shared_range_pct", ascending=False).head(int(most))
+    lines = ["| shape | mode | shared by every strategy in a round (range) | left to each strategy (sd) |",
+             "|---|---|---:|---:|"]
+    for _, r in effects.iterrows():
+        lines.append(f"| {r['shape']} | {r['mode']} | {_fmt(r.shared_range_pct, 1)}% | {_fmt(r.rest_sd_pct, 1)}% |")
+    lines.append(run_note(df.iloc[0], f"from `make floor-check` (results/{gpu}-floor.csv), log round means"))
+    return "\n".join(lines)
+
+
 def shapes_table(gpu: str, *numbers: str) -> str:
     """Every recorded shape of the named attempts on one GPU (benchmark, decode, small, odd):
     time and ratio to the floor timed beside it, per clearing mode."""
@@ -318,6 +334,7 @@ TABLES = {
     "summary": summary_table,
     "floor": floor_table,
     "read-strategy": read_strategy_table,
+    "floor-rounds": floor_rounds_table,
     "latency": latency_table,
     "sweep": sweep_table,
     "shapes": shapes_table,

@@ -1,6 +1,7 @@
 """Every CUDA attempt compiles for sm_90a and sm_100a with plain nvcc; the Blackwell path of
 the PTX-decode attempts really uses the hardware FP4 conversion (checked without a B200)."""
 import re
+import subprocess
 
 import pytest
 
@@ -53,3 +54,12 @@ def test_sass_counts_show_the_hopper_software_decode(capsys):
     hopper, blackwell = (int(line.split(": ")[1].split()[0]) for line in out)
     assert "0 of them F2FP.F16.E2M1" in out[0] and "0 of them" not in out[1]
     assert hopper > 4 * blackwell      # the fp4 intrinsic is a software routine on sm_90a
+
+
+def test_the_cluster_occupancy_probe_builds(tmp_path):
+    # scripts/probes/cluster_occupancy.cu produced results/probes/clusters-*.txt (34, 35)
+    source = build.REPO / "scripts" / "probes" / "cluster_occupancy.cu"
+    proc = subprocess.run(["nvcc", "-O3", "-std=c++17", f"-I{build.CUDA_INCLUDE}",
+                           "-gencode=arch=compute_90a,code=sm_90a", str(source), "-o",
+                           str(tmp_path / "probe")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]

@@ -1,4 +1,5 @@
 """The floor's choice of configuration, without a GPU: kernels and timings are stand-ins."""
+import math
 from types import SimpleNamespace
 
 import pandas as pd
@@ -74,3 +75,14 @@ def test_the_check_compares_the_floor_with_a_strategy_within_each_round():
     assert verdict.holds and abs(verdict.floor_over_best - 1.01) < 1e-3
     verdict = floor.verdicts(_check_rows(drifting, [v / 1.03 for v in drifting])).iloc[0]
     assert not verdict.holds and abs(verdict.floor_over_best - 1.03) < 1e-3
+
+
+def test_round_effects_separate_the_drift_every_strategy_shares_from_the_rest():
+    drift = [4.0, 4.2, 4.0, 4.2]                  # every strategy 5% slower in rounds 1 and 3
+    df = _check_rows(drift, [2 * v for v in drift])
+    effects = floor.round_effects(df).iloc[0]
+    assert abs(effects.shared_range_pct - 100 * math.log(1.05)) < 1e-9
+    assert effects.rest_sd_pct < 1e-9
+    noisy = [4.0, 4.2, 4.0, 4.2]
+    noisy[0] = 4.2                                 # one strategy alone slow in round 0
+    assert floor.round_effects(_check_rows(noisy, [2 * v for v in drift])).iloc[0].rest_sd_pct > 1

@@ -1,6 +1,7 @@
 """Every measured figure in the prose is generated (contract 8): no generated fragment is stale,
 and no measured-looking number is typed by hand in the sections that report measurements."""
 import re
+import statistics
 
 import pytest
 
@@ -48,3 +49,13 @@ def hand_typed(path) -> list[str]:
 def test_no_measured_number_is_typed_by_hand(path):
     typed = hand_typed(path)
     assert not typed, f"{len(typed)} hand-typed figures (use <!-- gen:fig ... -->): {typed[:5]}"
+
+
+def test_a_figure_reads_a_shape_off_the_benchmark_and_a_geomean_only_the_benchmark():
+    # 26 has rows on the small shapes; the geomean of 26 must not change with them.
+    small = fragments.fig("h100", "26", "us", "128x16384x1", "clean")
+    rows = fragments._rows("h100", "26", "clean")
+    assert float(small) == round(float(rows[rows["shape"] == "128x16384x1"].mean_us.iloc[0]), 2)
+    bench = rows[rows["shape"].isin(fragments.BENCH)]
+    assert fragments.fig("h100", "26", "us", "geomean", "clean") == \
+        f"{statistics.geometric_mean(bench.mean_us):,.2f}"
