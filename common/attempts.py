@@ -214,12 +214,14 @@ def load_library(source: Path, defines: dict | None = None, label: str | None = 
     if with_workspace is not None and workspace_bytes is None:
         raise ContractError(f"{label} defines nvfp4_gemv_with_workspace but not "
                             "nvfp4_gemv_workspace_bytes")
-    if setup is not None and (err := setup()):
-        raise RuntimeError(f"{label}: nvfp4_gemv_setup failed with CUDA error {err}")
-    workspace = Workspace()
+    workspace, set_up = Workspace(), []
 
     def custom_kernel(data):
         m, k, l = validate_inputs(data)
+        if setup is not None and not set_up:    # once, on a GPU, after the first valid inputs
+            if err := setup():
+                raise RuntimeError(f"{label}: nvfp4_gemv_setup failed with CUDA error {err}")
+            set_up.append(True)
         a, b, sfa, sfb, _, _, c = data
         with torch.cuda.device(a.device):
             stream = torch.cuda.current_stream().cuda_stream

@@ -8,7 +8,7 @@
 //   nvfp4_gemv                 no device scratch memory;
 //   nvfp4_gemv_with_workspace  scratch memory of nvfp4_gemv_workspace_bytes(m, k, l) bytes,
 //                              which the attempt must then also define.
-// Optionally it defines nvfp4_gemv_setup, called once per process after loading.
+// Optionally it defines nvfp4_gemv_setup, called once per process before its first launch.
 //
 // Arguments: raw pointers to GPU MODE's tensors, whose memory order is [L][rows][cols]
 // (a: M x K/2 bytes per batch, sfa: M x K/16, b and sfb: row 0 of a 128-row padded block whose
