@@ -106,11 +106,12 @@ def strategies() -> dict:
     return found
 
 
-def compare(shapes=SHAPES, modes=MODES, rounds=ROUNDS) -> pd.DataFrame:
-    """One row per strategy, shape and mode; strategy "floor" is the chosen floor."""
+def compare(shapes=SHAPES, modes=MODES, rounds=ROUNDS, others=None) -> pd.DataFrame:
+    """One row per strategy, shape and mode; strategy "floor" is the chosen floor. others: name ->
+    (source, defines) timed beside it, strategies() unless given (probes time their own)."""
     floor = Floor()
     kernels = {name: attempts.load_library(source, defines, name)
-               for name, (source, defines) in strategies().items()}
+               for name, (source, defines) in (others or strategies()).items()}
     rows = []
     for shape in shapes:
         data = problem.generate_input(*shape, seed=problem.TASK_SEED)
