@@ -249,6 +249,26 @@ def read_strategy_table(gpu: str, strategy: str) -> str:
     return "\n".join(lines)
 
 
+def probe_table(probe: str, gpu: str) -> str:
+    """A read-order probe's run (results/probes/<probe>-<gpu>.csv, written by
+    scripts/probes/<probe>.py): each order's time over the floor's, round by round, per shape and
+    mode."""
+    path = results.RESULTS_DIR / "probes" / f"{probe}-{gpu}.csv"
+    if not path.exists():
+        return f"_No {probe} probe recorded for {gpu} yet._"
+    df = pd.read_csv(path, keep_default_na=False)
+    orders = [s for s in dict.fromkeys(df.strategy) if s != "floor"]
+    lines = ["| shape | mode | floor us | " + " | ".join(orders) + " |",
+             "|---|---|---:|" + "---:|" * len(orders)]
+    for (m, k, l, mode), g in df.groupby(["m", "k", "l", "mode"], sort=False):
+        x = g.set_index("strategy").x_floor
+        f = g[g.strategy == "floor"].mean_us.iloc[0]
+        lines.append(f"| {m}x{k}x{l} | {mode} | {_fmt(f, 2)} | " + " | ".join(_fmt(x[o], 2) for o in orders) + " |")
+    lines.append(run_note(df.iloc[0], f"`python3 scripts/probes/{probe.replace('-', '_')}.py`; each order's "
+                          "time / the floor's, median over 9 rotated rounds (results/probes/)"))
+    return "\n".join(lines)
+
+
 def floor_rounds_table(gpu: str, most: str = "5") -> str:
     """The last floor check's round-to-round drift, on the `most` shape/mode pairs that drift most."""
     df = floor.load(gpu)
@@ -335,6 +355,7 @@ TABLES = {
     "floor": floor_table,
     "read-strategy": read_strategy_table,
     "floor-rounds": floor_rounds_table,
+    "probe": probe_table,
     "latency": latency_table,
     "sweep": sweep_table,
     "shapes": shapes_table,

@@ -63,3 +63,15 @@ def test_the_cluster_occupancy_probe_builds(tmp_path):
                            "-gencode=arch=compute_90a,code=sm_90a", str(source), "-o",
                            str(tmp_path / "probe")], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+@pytest.mark.parametrize("order", ["26's order", "runs of 2", "runs of 4, wide SFA", "whole rows"])
+def test_the_row_runs_probe_keeps_26s_residency_without_spilling(order):
+    # scripts/probes/row_runs.py produced results/probes/row-runs-*.csv (36-38); an order that
+    # spilled or lost 26's residency would time something else
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("row_runs", build.REPO / "scripts" / "probes" / "row_runs.py")
+    row_runs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(row_runs)
+    usage = build.resource_usage(build.build(row_runs.SOURCE, row_runs.ORDERS[order] or None))
+    assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage

@@ -13,8 +13,9 @@ from common import attempts, floor, sol  # noqa: E402
 from common.results import RESULTS_DIR  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
-# name -> the probe's defines (see its header). Each fits 26's 64 registers without spilling; runs
-# of 4 with 2-byte SFA loads, or 2 runs of 2 in flight, do not.
+# name -> the probe's defines (see its header). Each fits 26's 64 registers, and all but "a quarter
+# per warp" (24 bytes to L1) without spilling; runs of 4 with 2-byte SFA loads, or 2 runs of 2 in
+# flight, spill far more and are left out.
 ORDERS = {
     "26's order": {},
     "26's order, A no_allocate": {"A_NO_ALLOCATE": 1},
