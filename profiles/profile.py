@@ -47,6 +47,12 @@ METRICS = {   # summary column -> ncu metric (a tuple: the first name the report
     "inst_executed": "smsp__inst_executed.sum",
     "inst_issued": "smsp__inst_issued.sum",
     "issue_active_pct": "smsp__issue_active.avg.pct_of_peak_sustained_active",
+    # Hopper's ALU pipe (PRMT, LOP3, SHF, IADD3) and the FMA pipe's heavy half (IMAD, IDP) each
+    # take a warp instruction every two cycles: either can bind before issue does.
+    "alu_pipe_pct": ("sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active",
+                     "sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active"),
+    "fma_heavy_pipe_pct": ("sm__inst_executed_pipe_fmaheavy.avg.pct_of_peak_sustained_active",
+                           "sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active"),
 }
 
 
@@ -106,7 +112,8 @@ def kernel_summary(kernel: pd.Series, stall_columns, input_bytes: int) -> dict:
            "local_spill_bytes": 32 * (value("local_ld_sectors") + value("local_st_sectors")),
            "inst_executed_per_byte": value("inst_executed") / input_bytes,
            "inst_issued_per_byte": value("inst_issued") / input_bytes,
-           "issue_slot_util_pct": value("issue_active_pct")}
+           "issue_slot_util_pct": value("issue_active_pct"),
+           "alu_pipe_pct": value("alu_pipe_pct"), "fma_heavy_pipe_pct": value("fma_heavy_pipe_pct")}
     for i, (reason, v) in enumerate(top, 1):
         row[f"stall_{i}"] = reason
         row[f"stall_{i}_share_pct"] = 100 * v / total
@@ -117,7 +124,8 @@ def kernel_summary(kernel: pd.Series, stall_columns, input_bytes: int) -> dict:
 # longest kernel's (an attempt such as 08 launches a split-K kernel and a finishing pass).
 SUMMED = ("duration_us", "dram_bytes_over_problem_bytes", "local_spill_bytes",
           "inst_executed_per_byte", "inst_issued_per_byte")
-TIME_WEIGHTED = ("dram_pct_of_peak", "dram_gb_s", "issue_slot_util_pct")
+TIME_WEIGHTED = ("dram_pct_of_peak", "dram_gb_s", "issue_slot_util_pct", "alu_pipe_pct",
+                 "fma_heavy_pipe_pct")
 
 
 def summarize(report: Path, gpu: str) -> pd.DataFrame:
@@ -139,7 +147,7 @@ def summarize(report: Path, gpu: str) -> pd.DataFrame:
         row = kernels.loc[kernels.duration_us.idxmax()].to_dict()
         weights = kernels.duration_us / kernels.duration_us.sum()
         row |= {c: kernels[c].sum() for c in SUMMED}
-        row |= {c: (kernels[c] * weights).sum() for c in TIME_WEIGHTED}
+        row |= {c: (kernels[c] * weights).sum(min_count=1) for c in TIME_WEIGHTED}   # NaN if absent
         rows.append({"shape": f"{m}x{k}x{l}", "kernels": per_call, **row})
     return pd.DataFrame(rows)
 

@@ -68,3 +68,13 @@ def test_the_profile_table_has_a_row_per_shape_from_the_summary_and_refuses_a_mi
     assert f"{csv.duration_us[0]:.2f}" in rows[0] and csv.stall_1[0] in rows[0]
     with pytest.raises(KeyError, match="no profile"):
         reports.profile_table("b200", "18")       # no GPU of that name has profiles
+
+
+def test_the_pipe_columns_take_the_first_metric_name_the_report_has_and_are_nan_without_one(monkeypatch):
+    pipes = ["sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active",
+             "sm__inst_executed_pipe_fmaheavy.avg.pct_of_peak_sustained_active"]
+    fake_report(monkeypatch, [MAIN + ",61,30"] * 3, COLUMNS + pipes)
+    df = profile.summarize(Path("report"), "h100")
+    assert df.alu_pipe_pct.tolist() == [61.0] * 3 and df.fma_heavy_pipe_pct.tolist() == [30.0] * 3
+    fake_report(monkeypatch, [MAIN] * 3)
+    assert profile.summarize(Path("report"), "h100").alu_pipe_pct.isna().all()
