@@ -49,10 +49,9 @@ METRICS = {   # summary column -> ncu metric (a tuple: the first name the report
     "issue_active_pct": "smsp__issue_active.avg.pct_of_peak_sustained_active",
     # Hopper's ALU pipe (PRMT, LOP3, SHF, IADD3) and the FMA pipe's heavy half (IMAD, IDP) each
     # take a warp instruction every two cycles: either can bind before issue does.
-    "alu_pipe_pct": ("sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active",
-                     "sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active"),
-    "fma_heavy_pipe_pct": ("sm__inst_executed_pipe_fmaheavy.avg.pct_of_peak_sustained_active",
-                           "sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active"),
+    # (over the kernel's elapsed cycles: the fmaheavy pipe has no "active" form in ncu's full set)
+    "alu_pipe_pct": ("sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_elapsed",),
+    "fma_heavy_pipe_pct": ("sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_elapsed",),
 }
 
 

@@ -70,9 +70,9 @@ def test_the_profile_table_has_a_row_per_shape_from_the_summary_and_refuses_a_mi
         reports.profile_table("b200", "18")       # no GPU of that name has profiles
 
 
-def test_the_pipe_columns_take_the_first_metric_name_the_report_has_and_are_nan_without_one(monkeypatch):
-    pipes = ["sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active",
-             "sm__inst_executed_pipe_fmaheavy.avg.pct_of_peak_sustained_active"]
+def test_the_pipe_columns_are_read_and_are_nan_where_the_report_lacks_them(monkeypatch):
+    pipes = ["sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_elapsed",
+             "sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_elapsed"]
     fake_report(monkeypatch, [MAIN + ",61,30"] * 3, COLUMNS + pipes)
     df = profile.summarize(Path("report"), "h100")
     assert df.alu_pipe_pct.tolist() == [61.0] * 3 and df.fma_heavy_pipe_pct.tolist() == [30.0] * 3
