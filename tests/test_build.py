@@ -75,3 +75,16 @@ def test_the_row_runs_probe_keeps_26s_residency_without_spilling(order):
     spec.loader.exec_module(row_runs)
     usage = build.resource_usage(build.build(row_runs.SOURCE, row_runs.ORDERS[order] or None))
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
+
+
+@pytest.mark.parametrize("warps_per_sm", [4, 32])
+def test_the_warps_in_flight_probe_builds_without_spilling(warps_per_sm):
+    # scripts/probes/warps_in_flight.py produced results/probes/warps-in-flight-*.csv (46-48); its
+    # residency comes from unused shared memory, so registers must not lower it below 32 warps
+    import importlib.util
+    path = build.REPO / "scripts" / "probes" / "warps_in_flight.py"
+    spec = importlib.util.spec_from_file_location("warps_in_flight", path)
+    probe = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(probe)
+    usage = build.resource_usage(build.build(probe.SOURCE, {"WARPS_PER_SM": warps_per_sm}))
+    assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage

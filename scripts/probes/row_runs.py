@@ -6,11 +6,9 @@ results/probes/row-runs-<gpu>.csv. Run from the repository root on a GPU:
 import sys
 from pathlib import Path
 
-import torch
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts, floor, sol  # noqa: E402
-from common.results import RESULTS_DIR  # noqa: E402
+from common import attempts  # noqa: E402
+from scripts.probes.probe import record  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
 # name -> the probe's defines (see its header). Each fits 26's 64 registers, and all but "a quarter
@@ -30,18 +28,9 @@ SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (4096, 14336, 1), 
 
 
 def main():
-    gpu = sol.gpu_key(torch.cuda.get_device_name())
     others = {name: (SOURCE, defines or None) for name, defines in ORDERS.items()}
     others["35"] = (attempts.find("35").source, None)
-    df = floor.compare(shapes=SHAPES, others=others)
-    floors = df[df.strategy == "floor"].set_index(["m", "k", "l", "mode"])
-    df["x_floor"] = [1 / floor.paired_ratio(floors.loc[(r.m, r.k, r.l, r.mode)], r) for r in df.itertuples()]
-    out = RESULTS_DIR / "probes" / f"row-runs-{gpu}.csv"
-    out.parent.mkdir(exist_ok=True)
-    df.to_csv(out, index=False, float_format="%.4f")
-    table = df.pivot_table(index=["m", "k", "l", "mode"], columns="strategy", values="x_floor", sort=False)
-    print(table.to_string(float_format=lambda v: f"{v:.3f}"))
-    print(f"recorded {len(df)} rows in {out}")
+    record("row-runs", others, SHAPES)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,116 @@
+// Probe "warps-in-flight": 43's reads without its math, with the number of warps an SM may hold
+// limited, to see how DRAM throughput depends on how many 512-byte row runs are requested at once.
+// 27, 33, 44 and 46 put more requests in flight and found DRAM no faster or slower (docs/
+// closing-the-gap.md, sections 7, 11 and 12); this asks where the throughput of 43's pattern peaks.
+// Loads only; the loaded words are XOR-folded and the fold decides nothing (c is written as zeros).
+//
+// As 43: a warp owns 4 rows and reads them a window at a time (each load instruction 512
+// contiguous bytes of one row, the scales first, A and its scales with strong loads under an L2
+// evict_first policy, B and its scales through __ldg), one window in flight. A block is one warp;
+// unused dynamic shared memory lets at most WARPS_PER_SM of them share an SM. K is split into S
+// contiguous parts so that the grid fills that many warps per SM where the tiles alone do not
+// (S = resident warps / tiles, at most the windows; no sum across parts: the probe sums nothing).
+// Runs on shapes with K a multiple of 1024. Timed beside the floor by
+// scripts/probes/warps_in_flight.py; outputs in results/probes/warps-in-flight-<gpu>.csv.
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#include <cstdint>
+#include "nvfp4_gemv.h"  // the entry point this file defines (contract 1)
+
+#ifndef WARPS_PER_SM
+#define WARPS_PER_SM 32
+#endif
+
+constexpr int ROWS_PER_WARP = 4;
+constexpr int WINDOW_K = 1024;  // 512 bytes of a row per load instruction, 16 per lane
+constexpr int SMEM_PER_SM = 228 * 1024;
+constexpr int SMEM_RESERVED_PER_BLOCK = 1024;  // the runtime's share of each block's shared memory
+// Unused dynamic shared memory per block: WARPS_PER_SM blocks fit in an SM's 228 KB, one more does not.
+constexpr int RESIDENCY_PAD_BYTES = SMEM_PER_SM / (WARPS_PER_SM + 1) + 1 - SMEM_RESERVED_PER_BLOCK;
+static_assert(SMEM_PER_SM / (RESIDENCY_PAD_BYTES + SMEM_RESERVED_PER_BLOCK) == WARPS_PER_SM, "pad");
+constexpr uint32_t kMagic = 0x9E3779B9u;
+
+__device__ __forceinline__ uint64_t policy_evict_first() {
+  uint64_t policy;
+  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
+__device__ __forceinline__ uint4 ld_stream_a(const uint8_t* p) {
+  uint4 v;
+  asm volatile("ld.relaxed.gpu.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p), "l"(policy_evict_first()));
+  return v;
+}
+__device__ __forceinline__ uint32_t ld_stream_sf(const uint8_t* p) {
+  unsigned short v;
+  asm volatile("ld.relaxed.gpu.global.L2::cache_hint.u16 %0, [%1], %2;"
+               : "=h"(v) : "l"(p), "l"(policy_evict_first()));
+  return v;
+}
+__device__ __forceinline__ uint32_t fold4(uint4 v) { return v.x ^ v.y ^ v.z ^ v.w; }
+
+__global__ void read_warps_in_flight_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
+                                            const uint8_t* __restrict__ sfa, const uint8_t* __restrict__ sfb,
+                                            __half* __restrict__ c, int m, int k,
+                                            long long b_batch_stride, long long sfb_batch_stride, int splits) {
+  const int lane = threadIdx.x;
+  const long long tile = blockIdx.x / splits;
+  const int split = blockIdx.x % splits;
+  const long long row0 = tile * ROWS_PER_WARP;
+  const long long batch = row0 / m;
+  const uint8_t* a_lane = a + row0 * (k / 2) + 16 * lane;
+  const uint8_t* sfa_lane = sfa + row0 * (k / 16) + 2 * lane;
+  const uint8_t* b_lane = b + batch * b_batch_stride + 16 * lane;
+  const uint8_t* sfb_lane = sfb + batch * sfb_batch_stride + 2 * lane;
+  const int windows = k / WINDOW_K;
+  const int w_begin = static_cast<int>(static_cast<long long>(split) * windows / splits);
+  const int w_end = static_cast<int>(static_cast<long long>(split + 1) * windows / splits);
+  uint32_t fold = 0;
+  for (int window = w_begin; window < w_end; ++window) {
+    const long long off = static_cast<long long>(window) * (WINDOW_K / 2);
+    const int sf_off = window * (WINDOW_K / 16);
+    uint32_t sfa_rows[ROWS_PER_WARP];
+    uint4 a_rows[ROWS_PER_WARP];
+#pragma unroll
+    for (int r = 0; r < ROWS_PER_WARP; ++r) sfa_rows[r] = ld_stream_sf(sfa_lane + r * (k / 16) + sf_off);
+#pragma unroll
+    for (int r = ROWS_PER_WARP - 1; r >= 0; --r) a_rows[r] = ld_stream_a(a_lane + r * (k / 2) + off);
+    fold ^= fold4(__ldg(reinterpret_cast<const uint4*>(b_lane + off)));
+    fold ^= __ldg(reinterpret_cast<const unsigned short*>(sfb_lane + sf_off));
+#pragma unroll
+    for (int r = 0; r < ROWS_PER_WARP; ++r) fold ^= sfa_rows[r] ^ fold4(a_rows[r]);
+  }
+  const __half out = __float2half_rn(fold == kMagic ? 1.0f : 0.0f);
+  if ((split == 0 && lane < ROWS_PER_WARP) || fold == kMagic) c[row0 + lane % ROWS_PER_WARP] = out;
+}
+
+static int splits_of(int m, int k, int l) {
+  static int resident = 0;
+  if (resident == 0) {
+    int device = 0, sms = 0, per_sm = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_warps_in_flight_kernel, 32, RESIDENCY_PAD_BYTES);
+    resident = sms * (per_sm > 0 ? per_sm : 1);
+  }
+  const long long tiles = static_cast<long long>(m) * l / ROWS_PER_WARP;
+  long long s = resident / tiles;
+  if (s > k / WINDOW_K) s = k / WINDOW_K;
+  return static_cast<int>(s < 1 ? 1 : s);
+}
+
+extern "C" int nvfp4_gemv(const uint8_t* a, const uint8_t* b, const uint8_t* sfa, const uint8_t* sfb,
+                          __half* c, int m, int k, int l,
+                          long long b_batch_stride, long long sfb_batch_stride, cudaStream_t stream) {
+  if (k % WINDOW_K != 0) return static_cast<int>(cudaErrorInvalidValue);   // see the header
+  static bool pad_allowed = false;
+  if (!pad_allowed) {
+    cudaFuncSetAttribute(read_warps_in_flight_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, RESIDENCY_PAD_BYTES);
+    pad_allowed = true;
+  }
+  const long long tiles = static_cast<long long>(m) * l / ROWS_PER_WARP;
+  const int s = splits_of(m, k, l);
+  read_warps_in_flight_kernel<<<static_cast<unsigned>(tiles * s), 32, RESIDENCY_PAD_BYTES, stream>>>(
+      a, b, sfa, sfb, c, m, k, b_batch_stride, sfb_batch_stride, s);
+  return static_cast<int>(cudaGetLastError());
+}

@@ -1,0 +1,28 @@
+"""Times scripts/probes/warps_in_flight.cu at several warps per SM beside the floor and 43, as the
+floor check times its strategies (rotated interleaved rounds, common/floor.py), and records the rows
+in results/probes/warps-in-flight-<gpu>.csv. Run from the repository root on a GPU:
+    python3 scripts/probes/warps_in_flight.py
+"""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from common import attempts  # noqa: E402
+from scripts.probes.probe import record  # noqa: E402
+
+SOURCE = Path(__file__).with_suffix(".cu")
+# 43 holds up to 32 warps an SM (64 registers); its warps spend most of their time on products,
+# so fewer of them have loads in flight at any moment. The probe's warps always have.
+WARPS_PER_SM = [4, 8, 12, 16, 24, 32]
+# K a multiple of 1024 (the probe's windows): the benchmark shapes and two long-row decode shapes.
+SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (8192, 8192, 1), (28672, 4096, 1)]
+
+
+def main():
+    others = {f"{n} warps/SM": (SOURCE, {"WARPS_PER_SM": n}) for n in WARPS_PER_SM}
+    others["43"] = (attempts.find("43").source, None)
+    record("warps-in-flight", others, SHAPES)
+
+
+if __name__ == "__main__":
+    main()
