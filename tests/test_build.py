@@ -65,14 +65,20 @@ def test_the_cluster_occupancy_probe_builds(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
 
 
+def _probe_script(name: str):
+    """scripts/probes/<name>.py as a module (its SOURCE and the defines it builds with)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name, build.REPO / "scripts" / "probes" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.mark.parametrize("order", ["26's order", "runs of 2", "runs of 4, wide SFA", "whole rows"])
 def test_the_row_runs_probe_keeps_26s_residency_without_spilling(order):
     # scripts/probes/row_runs.py produced results/probes/row-runs-*.csv (36-38); an order that
     # spilled or lost 26's residency would time something else
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("row_runs", build.REPO / "scripts" / "probes" / "row_runs.py")
-    row_runs = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(row_runs)
+    row_runs = _probe_script("row_runs")
     usage = build.resource_usage(build.build(row_runs.SOURCE, row_runs.ORDERS[order] or None))
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
 
@@ -81,10 +87,6 @@ def test_the_row_runs_probe_keeps_26s_residency_without_spilling(order):
 def test_the_warps_in_flight_probe_builds_without_spilling(warps_per_sm):
     # scripts/probes/warps_in_flight.py produced results/probes/warps-in-flight-*.csv (46-48); its
     # residency comes from unused shared memory, so registers must not lower it below 32 warps
-    import importlib.util
-    path = build.REPO / "scripts" / "probes" / "warps_in_flight.py"
-    spec = importlib.util.spec_from_file_location("warps_in_flight", path)
-    probe = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(probe)
+    probe = _probe_script("warps_in_flight")
     usage = build.resource_usage(build.build(probe.SOURCE, {"WARPS_PER_SM": warps_per_sm}))
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
