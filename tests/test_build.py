@@ -90,3 +90,12 @@ def test_the_warps_in_flight_probe_builds_without_spilling(warps_per_sm):
     probe = _probe_script("warps_in_flight")
     usage = build.resource_usage(build.build(probe.SOURCE, {"WARPS_PER_SM": warps_per_sm}))
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
+
+
+@pytest.mark.parametrize("copy", ["rows 4x512, 2 stages (49's)", "flat 32 KB, 2 stages"])
+def test_the_copy_engine_probe_builds_without_spilling(copy):
+    # scripts/probes/copy_engine.py produced results/probes/copy-engine-*.csv (49); its residency
+    # comes from each warp's ring, so registers must not lower it below 32 warps an SM
+    probe = _probe_script("copy_engine")
+    usage = build.resource_usage(build.build(probe.SOURCE, probe.COPIES[copy] or None))
+    assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
