@@ -14,7 +14,8 @@ geomean means over the three benchmark shapes, MODE defaults to gpumode:
     x_floor     us / floor                  x_sol     us / datasheet speed of light
     gb_s        problem bytes / time        speedup:NN   NN's time / this attempt's time
 `fig GPU ATTEMPT profile COLUMN [SHAPE]` reads profiles/<gpu>/<attempt>.csv (first benchmark
-shape by default). Blocks: `table NAME ARGS...` with the names in TABLES (common/reports.py).
+shape by default); `fig GPU ATTEMPT stall-site SHAPE RANK` the share of all stall samples at the
+RANK-th instruction of profiles/<gpu>/stall-sites/<attempt>.csv. Blocks: `table NAME ARGS...` with the names in TABLES (common/reports.py).
 tests/test_generated.py fails when any generated fragment differs from what the data gives.
 """
 import re
@@ -72,6 +73,8 @@ def _value(rows: pd.DataFrame, quantity: str, where: str, gpu: str, mode: str) -
 def fig(gpu: str, attempt: str, quantity: str, where: str = "geomean", mode: str = "gpumode") -> str:
     if quantity == "profile":
         return profile_value(gpu, attempt, where, mode if mode != "gpumode" else BENCH[0])
+    if quantity == "stall-site":
+        return stall_site_share(gpu, attempt, where, int(mode))
     number = attempts.find(attempt).number
     if quantity.startswith("speedup:"):
         other = attempts.find(quantity.split(":", 1)[1]).number
@@ -93,6 +96,17 @@ def profile_value(gpu: str, attempt: str, column: str, shape: str) -> str:
     if hit.empty or column not in df.columns:
         raise FragmentError(f"{path.relative_to(REPO)} has no {column} for {shape}")
     return hit[column].iloc[0]
+
+
+def stall_site_share(gpu: str, attempt: str, shape: str, rank: int) -> str:
+    path = REPO / "profiles" / gpu / "stall-sites" / f"{attempts.find(attempt).name}.csv"
+    if not path.exists():
+        raise FragmentError(f"no stall sites {path.relative_to(REPO)}")
+    sites = pd.read_csv(path, dtype=str)
+    sites = sites[sites["shape"] == shape]
+    if len(sites) < rank:
+        raise FragmentError(f"{path.relative_to(REPO)} has no site {rank} for {shape}")
+    return sites["share_pct"].iloc[rank - 1]
 
 
 def render(spec: str, path: Path) -> str:
