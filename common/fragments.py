@@ -87,23 +87,25 @@ def fig(gpu: str, attempt: str, quantity: str, where: str = "geomean", mode: str
     return f"{value:,.0f}" if quantity == "gb_s" else f"{value:,.2f}"
 
 
+def _profile_rows(path: Path, shape: str) -> pd.DataFrame:
+    """The rows of one shape in a profile summary under profiles/ (every value as text)."""
+    if not path.exists():
+        raise FragmentError(f"no profile summary {path.relative_to(REPO)}")
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    return df[df["shape"] == shape]
+
+
 def profile_value(gpu: str, attempt: str, column: str, shape: str) -> str:
     path = REPO / "profiles" / gpu / f"{attempts.find(attempt).name}.csv"
-    if not path.exists():
-        raise FragmentError(f"no profile {path.relative_to(REPO)}")
-    df = pd.read_csv(path, dtype=str, keep_default_na=False)
-    hit = df[df["shape"] == shape]
-    if hit.empty or column not in df.columns:
+    hit = _profile_rows(path, shape)
+    if hit.empty or column not in hit.columns:
         raise FragmentError(f"{path.relative_to(REPO)} has no {column} for {shape}")
     return hit[column].iloc[0]
 
 
 def stall_site_share(gpu: str, attempt: str, shape: str, rank: int) -> str:
     path = REPO / "profiles" / gpu / "stall-sites" / f"{attempts.find(attempt).name}.csv"
-    if not path.exists():
-        raise FragmentError(f"no stall sites {path.relative_to(REPO)}")
-    sites = pd.read_csv(path, dtype=str)
-    sites = sites[sites["shape"] == shape]
+    sites = _profile_rows(path, shape)
     if len(sites) < rank:
         raise FragmentError(f"{path.relative_to(REPO)} has no site {rank} for {shape}")
     return sites["share_pct"].iloc[rank - 1]
