@@ -103,6 +103,8 @@ def strategies() -> dict:
               "99 MIN_BLOCKS=1024": (source, {"MIN_BLOCKS": 1024})}
     for path in sorted(STRATEGIES_DIR.glob("*.cu")):
         found[path.stem.replace("_", "-")] = (path, None)
+    # the copy engine's flat pieces 4x longer (3 warps an SM): the copy-engine probe's longest
+    found["bulk-copy PIECE_BYTES=32768"] = (STRATEGIES_DIR / "bulk_copy.cu", {"PIECE_BYTES": 32768})
     return found
 
 

@@ -99,3 +99,12 @@ def test_the_copy_engine_probe_builds_without_spilling(copy):
     probe = _probe_script("copy_engine")
     usage = build.resource_usage(build.build(probe.SOURCE, probe.COPIES[copy] or None))
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
+
+
+@pytest.mark.parametrize("ring", ["self, work 8", "producer, work 8, 3 stages, 24 warps"])
+def test_the_busy_ring_probe_builds_without_spilling(ring):
+    # scripts/probes/busy_ring.py produced results/probes/busy-ring-*.csv (section 14); its residency
+    # comes from shared memory, so registers must not lower it below 32 computing warps an SM
+    probe = _probe_script("busy_ring")
+    usage = build.resource_usage(build.build(probe.SOURCE, probe.RINGS[ring] or None))
+    assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
