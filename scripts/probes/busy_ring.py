@@ -3,13 +3,14 @@ copied by the computing warps or by a producer warp) beside the floor, 43 and 50
 check times its strategies (rotated interleaved rounds, common/floor.py), and records the rows in
 results/probes/busy-ring-<gpu>.csv. Run from the repository root on a GPU:
     python3 scripts/probes/busy_ring.py
+    python3 scripts/probes/busy_ring.py profile   # Nsight Compute on PROFILED, profiles/<gpu>/probes/
 """
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
-from scripts.probes.probe import record  # noqa: E402
+from scripts.probes.probe import profile, profile_target, record  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
 # name -> the probe's defines. "work 8" is about 50's instructions a stage (386); 32 computing
@@ -28,13 +29,21 @@ RINGS = {
     "producer, work 8, 3 stages, 24 warps": {"PRODUCER": 1, "NSTAGES": 3, "CONSUMERS_PER_SM": 24},
 }
 SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4)]
+PROFILED = ["self, no work", "self, work 8", "producer, no work", "producer, work 8", "43"]
 
 
 def main():
     others = {name: (SOURCE, defines or None) for name, defines in RINGS.items()}
     others["43"] = (attempts.find("43").source, None)
     others["50"] = (attempts.find("50").source, None)
-    record("busy-ring", others, SHAPES)
+    command = sys.argv[1] if len(sys.argv) > 1 else "time"
+    profiled = {name: others[name] for name in PROFILED}
+    if command == "profile":
+        profile("busy-ring", profiled, SHAPES, Path(__file__))
+    elif command == "target":
+        profile_target(profiled, SHAPES)
+    else:
+        record("busy-ring", others, SHAPES)
 
 
 if __name__ == "__main__":

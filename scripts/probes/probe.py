@@ -1,14 +1,22 @@
 """What every probe script does once it has named its kernels: time them beside the floor as the
 floor check times its strategies (rotated interleaved rounds, common/floor.py), record the rows in
-results/probes/<probe>-<gpu>.csv, and print each one's time over the floor's."""
+results/probes/<probe>-<gpu>.csv, and print each one's time over the floor's; or profile some of
+them with Nsight Compute, summarised as profiles/profile.py summarises an attempt."""
+import io
+import shutil
+import subprocess
 import sys
 from pathlib import Path
+
+import pandas as pd
 
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import floor, sol  # noqa: E402
+from common import attempts, floor, problem, sol  # noqa: E402
 from common.results import RESULTS_DIR  # noqa: E402
+from common.build import REPO  # noqa: E402
+from profiles.profile import STALL, kernel_summary  # noqa: E402
 
 
 def record(probe: str, others: dict, shapes: list) -> None:
@@ -23,3 +31,45 @@ def record(probe: str, others: dict, shapes: list) -> None:
     table = df.pivot_table(index=["m", "k", "l", "mode"], columns="strategy", values="x_floor", sort=False)
     print(table.to_string(float_format=lambda v: f"{v:.3f}"))
     print(f"recorded {len(df)} rows in {out}")
+
+
+def profile_target(others: dict, shapes: list) -> None:
+    """Run under ncu: each kernel once per shape inside the NVTX range "probe" (warm-ups outside)."""
+    inputs = [problem.generate_input(*shape, seed=problem.TASK_SEED) for shape in shapes]
+    for name, (source, defines) in others.items():
+        kernel = attempts.load_library(source, defines, name)
+        for data in inputs:
+            kernel(data)
+            torch.cuda.synchronize()
+            torch.cuda.nvtx.range_push("probe")
+            kernel(data)
+            torch.cuda.synchronize()
+            torch.cuda.nvtx.range_pop()
+
+
+def profile(probe: str, others: dict, shapes: list, script: Path) -> None:
+    """ncu (full set, --clock-control none) on `script target`, which must call profile_target with
+    the same kernels and shapes; one summary row per kernel and shape in
+    profiles/<gpu>/probes/<probe>.csv (one kernel a call: the probes and attempts timed here)."""
+    gpu = sol.gpu_key(torch.cuda.get_device_name())
+    report = REPO / "build" / "profiles" / gpu / f"probe-{probe}"
+    report.parent.mkdir(parents=True, exist_ok=True)
+    ncu = shutil.which("ncu")
+    subprocess.run([ncu, "--set", "full", "--clock-control", "none", "--nvtx", "--nvtx-include", "probe/",
+                    "--export", str(report), "--force-overwrite", sys.executable, str(script), "target"],
+                   check=True, stdout=subprocess.DEVNULL)
+    raw = subprocess.run([ncu, "--import", f"{report}.ncu-rep", "--csv", "--page", "raw", "--print-units", "base"],
+                         capture_output=True, text=True, check=True)
+    df = pd.read_csv(io.StringIO(raw.stdout), skiprows=[1], thousands=",")
+    cases = [(name, shape) for name in others for shape in shapes]
+    if len(df) != len(cases):
+        raise RuntimeError(f"{report}: expected {len(cases)} kernels, got {len(df)}")
+    stall_columns = [c for c in df.columns if STALL.fullmatch(c)]
+    rows = [{"name": name, "shape": "x".join(map(str, shape)),
+             **kernel_summary(kernel, stall_columns, problem.problem_bytes(*shape))}
+            for (name, shape), (_, kernel) in zip(cases, df.iterrows())]
+    out = REPO / "profiles" / gpu / "probes" / f"{probe}.csv"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(rows).to_csv(out, index=False, float_format="%.4g")
+    print(pd.DataFrame(rows)[["name", "shape", "duration_us", "dram_pct_of_peak", "issue_slot_util_pct",
+                              "alu_pipe_pct", "stall_1", "stall_1_share_pct"]].to_string(index=False))
