@@ -269,6 +269,24 @@ def probe_table(probe: str, gpu: str) -> str:
     return "\n".join(lines)
 
 
+def probe_profile_table(probe: str, gpu: str) -> str:
+    """A probe's Nsight Compute summary (profiles/<gpu>/probes/<probe>.csv, written by
+    `python3 scripts/probes/<probe>.py profile`): one row per kernel and shape."""
+    path = REPO / "profiles" / gpu / "probes" / f"{probe}.csv"
+    if not path.exists():
+        return f"_No {probe} probe profile for {gpu} yet._"
+    lines = ["| kernel | shape | us under ncu | DRAM % of peak | instructions / byte | issue slots % "
+             "| ALU pipe % | top stall (share) |", "|:---|:---|---:|---:|---:|---:|---:|:---|"]
+    for r in pd.read_csv(path).itertuples():
+        lines.append(f"| {r.name} | {r.shape} | {_fmt(r.duration_us, 2)} | {_fmt(r.dram_pct_of_peak)} "
+                     f"| {_fmt(r.inst_executed_per_byte, 3)} | {_fmt(r.issue_slot_util_pct)} "
+                     f"| {_fmt(r.alu_pipe_pct)} | {r.stall_1} ({_fmt(r.stall_1_share_pct)}%) |")
+    lines.append(f"\n_{gpu.upper()}: `python3 scripts/probes/{probe.replace('-', '_')}.py profile` "
+                 f"(Nsight Compute, full set, `--clock-control none`, caches flushed before each kernel); "
+                 f"instructions executed per byte of the problem; profiles/{gpu}/probes/{probe}.csv._")
+    return "\n".join(lines)
+
+
 def floor_rounds_table(gpu: str, most: str = "5") -> str:
     """The last floor check's round-to-round drift, on the `most` shape/mode pairs that drift most."""
     df = floor.load(gpu)
@@ -356,6 +374,7 @@ TABLES = {
     "read-strategy": read_strategy_table,
     "floor-rounds": floor_rounds_table,
     "probe": probe_table,
+    "probe-profile": probe_profile_table,
     "latency": latency_table,
     "sweep": sweep_table,
     "shapes": shapes_table,

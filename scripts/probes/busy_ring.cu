@@ -10,8 +10,10 @@
 // box of its 4 rows x 512 bytes of A and the box of their scales, as in 49 and 50. Per stage, each
 // lane reads its 16 bytes of each row and 2 bytes of each row's scales from shared memory (50's
 // reads) and then runs WORK rounds of the stand-in: per round, for each of the 16 words it read, a
-// LOP3, a PRMT and a dp4a (48 instructions), so WORK = 8 issues about 384 instructions a stage, the
-// count of 50's loop (386). WORK = 0 leaves only the reads.
+// LOP3, a PRMT and a dp4a. ptxas puts back the PRMT's table constant before each PRMT (an IMAD.MOV),
+// so a round is 69 instructions, not the 48 this probe was written for: WORK = 4 (about 360 a stage
+// with the reads and copies) is the count of 43's and 50's loops, WORK = 8 about 1.5 times it
+// (closing-the-gap, section 14, from the profile). WORK = 0 leaves only the reads.
 //   PRODUCER = 0: the consumer's lane 0 refills a slot after the warp has read it, before the
 //                 stand-in (49's order). A block is one consumer warp.
 //   PRODUCER = 1: a block is CONSUMERS consumer warps (their tiles consecutive, the same part of
@@ -98,7 +100,7 @@ __device__ __forceinline__ uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel) {
 }
 
 // The stand-in: WORK rounds over the 16 words the lane read (4 rows x 16 bytes), each word a LOP3,
-// a PRMT and a dp4a into one of 8 sums (so the chains are as independent as 50's). The round
+// a PRMT (and the IMAD.MOV of its table) and a dp4a into one of 8 sums (so the chains are as independent as 50's). The round
 // number enters every LOP3, so no round can be folded into another.
 __device__ __forceinline__ void stand_in(const uint4 (&rows)[BOX_ROWS], const uint32_t (&scales)[BOX_ROWS],
                                          int (&sums)[8]) {

@@ -13,7 +13,8 @@ from common import attempts  # noqa: E402
 from scripts.probes.probe import profile, profile_target, record  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
-# name -> the probe's defines. "work 8" is about 50's instructions a stage (386); 32 computing
+# name -> the probe's defines. "work 4" is about 43's and 50's instructions a byte, "work 8" about
+# 1.5 times them (busy_ring.cu says why, the profile measures it); 32 computing
 # warps an SM unless named; "self" copies in the computing warps (49's order), "producer" in one
 # warp a block of 8 computing warps (or 4) that does nothing else.
 RINGS = {
