@@ -127,12 +127,24 @@ TIME_WEIGHTED = ("dram_pct_of_peak", "dram_gb_s", "issue_slot_util_pct", "alu_pi
                  "fma_heavy_pipe_pct")
 
 
-def summarize(report: Path, gpu: str) -> pd.DataFrame:
-    ncu = shutil.which("ncu")
-    raw = subprocess.run([ncu, "--import", str(report), "--csv", "--page", "raw",
+def profile_command(report: Path, nvtx_range: str, *argv: str) -> None:
+    """ncu (full set, never touching clocks) on `python argv...`, only the kernels inside the NVTX
+    range; the report goes to report (.ncu-rep added)."""
+    subprocess.run([shutil.which("ncu"), "--set", "full", "--clock-control", "none", "--nvtx", "--nvtx-include",
+                    f"{nvtx_range}/", "--export", str(report), "--force-overwrite", sys.executable, *argv],
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+def raw_page(report: Path) -> pd.DataFrame:
+    """A report's raw page: one row per profiled kernel, one column per metric."""
+    raw = subprocess.run([shutil.which("ncu"), "--import", str(report), "--csv", "--page", "raw",
                           "--print-units", "base"], capture_output=True, text=True, check=True)
     # the row after the header holds the units; numbers carry thousands separators
-    df = pd.read_csv(io.StringIO(raw.stdout), skiprows=[1], thousands=",")
+    return pd.read_csv(io.StringIO(raw.stdout), skiprows=[1], thousands=",")
+
+
+def summarize(report: Path, gpu: str) -> pd.DataFrame:
+    df = raw_page(report)
     shapes = problem.BENCHMARK_SHAPES
     if len(df) == 0 or len(df) % len(shapes):
         raise RuntimeError(f"{report}: expected the same number of kernels for each of the "
@@ -176,12 +188,9 @@ def run(which, profile=True):
     gpu, out_dir = gpu_dirs()
     for attempt in cuda_attempts(which):
         if profile:
-            cmd = [shutil.which("ncu"), "--set", "full", "--clock-control", "none", "--nvtx",
-                   "--nvtx-include", f"profile-{attempt.number}/", "--export",
-                   str(REPORTS / gpu / attempt.name), "--force-overwrite", sys.executable, __file__,
-                   "target", attempt.number]
             print(f"profiling {attempt.name} ...", flush=True)
-            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+            profile_command(REPORTS / gpu / attempt.name, f"profile-{attempt.number}", __file__, "target",
+                            attempt.number)
         write_summary(attempt, gpu, out_dir)
     fragments.update_all()          # profiles/<gpu>/README.md and every Profile fragment
 

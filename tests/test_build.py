@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 
-from common import attempts, build
+from common import attempts, build, floor
 
 CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
@@ -108,3 +108,13 @@ def test_the_busy_ring_probe_builds_without_spilling(ring):
     probe = _probe_script("busy_ring")
     usage = build.resource_usage(build.build(probe.SOURCE, probe.RINGS[ring] or None))
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
+
+
+@pytest.mark.parametrize("name", [n for n, (source, _) in floor.strategies().items()
+                                  if source.parent == floor.STRATEGIES_DIR])
+def test_the_floor_checks_read_strategies_build_for_both_targets_without_spilling(name):
+    # `make floor-check` loads each of them on the GPU; a read that spills would time local memory
+    source, defines = floor.strategies()[name]
+    usage = build.resource_usage(build.build(source, defines))
+    assert {u["target"] for u in usage} == {"sm_90a", "sm_100a"}, usage
+    assert all(u["spill_stores"] == 0 for u in usage), usage

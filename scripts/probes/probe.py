@@ -2,9 +2,6 @@
 floor check times its strategies (rotated interleaved rounds, common/floor.py), record the rows in
 results/probes/<probe>-<gpu>.csv, and print each one's time over the floor's; or profile some of
 them with Nsight Compute, summarised as profiles/profile.py summarises an attempt."""
-import io
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -16,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts, floor, problem, sol  # noqa: E402
 from common.results import RESULTS_DIR  # noqa: E402
 from common.build import REPO  # noqa: E402
-from profiles.profile import STALL, kernel_summary  # noqa: E402
+from profiles.profile import REPORTS, STALL, kernel_summary, profile_command, raw_page  # noqa: E402
 
 
 def record(probe: str, others: dict, shapes: list) -> None:
@@ -52,15 +49,10 @@ def profile(probe: str, others: dict, shapes: list, script: Path) -> None:
     the same kernels and shapes; one summary row per kernel and shape in
     profiles/<gpu>/probes/<probe>.csv (one kernel a call: the probes and attempts timed here)."""
     gpu = sol.gpu_key(torch.cuda.get_device_name())
-    report = REPO / "build" / "profiles" / gpu / f"probe-{probe}"
+    report = REPORTS / gpu / f"probe-{probe}"
     report.parent.mkdir(parents=True, exist_ok=True)
-    ncu = shutil.which("ncu")
-    subprocess.run([ncu, "--set", "full", "--clock-control", "none", "--nvtx", "--nvtx-include", "probe/",
-                    "--export", str(report), "--force-overwrite", sys.executable, str(script), "target"],
-                   check=True, stdout=subprocess.DEVNULL)
-    raw = subprocess.run([ncu, "--import", f"{report}.ncu-rep", "--csv", "--page", "raw", "--print-units", "base"],
-                         capture_output=True, text=True, check=True)
-    df = pd.read_csv(io.StringIO(raw.stdout), skiprows=[1], thousands=",")
+    profile_command(report, "probe", str(script), "target")
+    df = raw_page(report.with_suffix(".ncu-rep"))
     cases = [(name, shape) for name in others for shape in shapes]
     if len(df) != len(cases):
         raise RuntimeError(f"{report}: expected {len(cases)} kernels, got {len(df)}")
