@@ -92,6 +92,35 @@ def test_the_warps_in_flight_probe_builds_without_spilling(warps_per_sm):
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
 
 
+def _a_loads_in_flight(sass: str) -> int:
+    """The most LDG.E.128.STRONG (the probe's A loads) issued before an instruction reads one."""
+    most = issued = 0
+    pending = set()
+    for ins in re.findall(r"^\s*/\*[0-9a-f]{4,}\*/\s*(.*?)\s*;", sass, re.M):
+        dest, *sources = ins.split(",")
+        if pending & {int(r) for r in re.findall(r"\bR(\d+)\b", ",".join(sources))}:
+            issued, pending = 0, set()
+        if "LDG.E.128.STRONG" in ins:
+            first = int(re.search(r"\bR(\d+)\b", dest).group(1))
+            pending |= set(range(first, first + 4))
+            issued += 1
+            most = max(most, issued)
+    return most
+
+
+@pytest.mark.parametrize("variant", ["32 warps/SM, 2 windows"])
+def test_the_bytes_in_flight_probe_keeps_two_windows_in_flight_without_spilling(variant):
+    # scripts/probes/bytes_in_flight.py asks what two windows in flight per warp do at up to 32
+    # warps an SM: more than 64 registers would lower that residency, a spill would time local
+    # memory, and ptxas folding the first window before the second's loads would time one window
+    probe = _probe_script("bytes_in_flight")
+    library = build.build(probe.SOURCE, probe.VARIANTS[variant])
+    usage = build.resource_usage(library)
+    assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
+    for target in build.TARGETS:
+        assert _a_loads_in_flight(build.sass(library, target)) == 8, target
+
+
 @pytest.mark.parametrize("copy", ["rows 4x512, 2 stages (49's)", "flat 32 KB, 2 stages"])
 def test_the_copy_engine_probe_builds_without_spilling(copy):
     # scripts/probes/copy_engine.py produced results/probes/copy-engine-*.csv (49); its residency

@@ -10,8 +10,14 @@
 // unused dynamic shared memory lets at most WARPS_PER_SM of them share an SM. K is split into S
 // contiguous parts so that the grid fills that many warps per SM where the tiles alone do not
 // (S = resident warps / tiles, at most the windows; no sum across parts: the probe sums nothing).
+// WINDOWS_IN_FLIGHT 2 doubles the bytes a warp has in flight with registers instead of warps: a
+// warp issues the loads of two consecutive windows before it folds either (an odd last window of
+// a split alone). Its A loads go from the second window's last row down to the first window's
+// first row, which the first fold uses: ptxas keeps strong loads in order (27), so all 8 are out
+// before the warp waits. 63 registers (64 on sm_100a): 32 warps an SM still fit.
 // Runs on shapes with K a multiple of 1024. Timed beside the floor by
-// scripts/probes/warps_in_flight.py; outputs in results/probes/warps-in-flight-<gpu>.csv.
+// scripts/probes/warps_in_flight.py and scripts/probes/bytes_in_flight.py (one and two windows);
+// outputs in results/probes/warps-in-flight-<gpu>.csv and bytes-in-flight-<gpu>.csv.
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <cstdint>
@@ -20,6 +26,10 @@
 #ifndef WARPS_PER_SM
 #define WARPS_PER_SM 32
 #endif
+#ifndef WINDOWS_IN_FLIGHT
+#define WINDOWS_IN_FLIGHT 1
+#endif
+static_assert(WINDOWS_IN_FLIGHT == 1 || WINDOWS_IN_FLIGHT == 2, "WINDOWS_IN_FLIGHT must be 1 or 2");
 
 constexpr int ROWS_PER_WARP = 4;
 constexpr int WINDOW_K = 1024;  // 512 bytes of a row per load instruction, 16 per lane
@@ -49,6 +59,40 @@ __device__ __forceinline__ uint32_t ld_stream_sf(const uint8_t* p) {
 }
 __device__ __forceinline__ uint32_t fold4(uint4 v) { return v.x ^ v.y ^ v.z ^ v.w; }
 
+// N consecutive windows from `window` on: the loads of all of them (SFA, then A, then B and SFB)
+// before any A is folded, so that N windows are in flight.
+template <int N>
+__device__ __forceinline__ void read_windows(uint32_t& fold, const uint8_t* a_lane, const uint8_t* sfa_lane,
+                                             const uint8_t* b_lane, const uint8_t* sfb_lane, int k, int window) {
+  uint32_t sfa_rows[N][ROWS_PER_WARP];
+  uint4 a_rows[N][ROWS_PER_WARP];
+#pragma unroll
+  for (int w = 0; w < N; ++w) {
+    const int sf_off = (window + w) * (WINDOW_K / 16);
+#pragma unroll
+    for (int r = 0; r < ROWS_PER_WARP; ++r) sfa_rows[w][r] = ld_stream_sf(sfa_lane + r * (k / 16) + sf_off);
+  }
+#pragma unroll
+  for (int w = N - 1; w >= 0; --w) {
+    const long long off = static_cast<long long>(window + w) * (WINDOW_K / 2);
+#pragma unroll
+    for (int r = ROWS_PER_WARP - 1; r >= 0; --r) a_rows[w][r] = ld_stream_a(a_lane + r * (k / 2) + off);
+  }
+  uint4 b_words[N];
+  uint32_t sfb_words[N];
+#pragma unroll
+  for (int w = 0; w < N; ++w) {
+    b_words[w] = __ldg(reinterpret_cast<const uint4*>(b_lane + static_cast<long long>(window + w) * (WINDOW_K / 2)));
+    sfb_words[w] = __ldg(reinterpret_cast<const unsigned short*>(sfb_lane + (window + w) * (WINDOW_K / 16)));
+  }
+#pragma unroll
+  for (int w = 0; w < N; ++w) {
+    fold ^= fold4(b_words[w]) ^ sfb_words[w];
+#pragma unroll
+    for (int r = 0; r < ROWS_PER_WARP; ++r) fold ^= sfa_rows[w][r] ^ fold4(a_rows[w][r]);
+  }
+}
+
 __global__ void read_warps_in_flight_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
                                             const uint8_t* __restrict__ sfa, const uint8_t* __restrict__ sfb,
                                             __half* __restrict__ c, int m, int k,
@@ -66,6 +110,11 @@ __global__ void read_warps_in_flight_kernel(const uint8_t* __restrict__ a, const
   const int w_begin = static_cast<int>(static_cast<long long>(split) * windows / splits);
   const int w_end = static_cast<int>(static_cast<long long>(split + 1) * windows / splits);
   uint32_t fold = 0;
+#if WINDOWS_IN_FLIGHT == 2
+  int window = w_begin;
+  for (; window + 1 < w_end; window += 2) read_windows<2>(fold, a_lane, sfa_lane, b_lane, sfb_lane, k, window);
+  if (window < w_end) read_windows<1>(fold, a_lane, sfa_lane, b_lane, sfb_lane, k, window);  // an odd last one
+#else  // the loop the recorded rows ran, written out: read_windows<1> compiles to other code
   for (int window = w_begin; window < w_end; ++window) {
     const long long off = static_cast<long long>(window) * (WINDOW_K / 2);
     const int sf_off = window * (WINDOW_K / 16);
@@ -80,6 +129,7 @@ __global__ void read_warps_in_flight_kernel(const uint8_t* __restrict__ a, const
 #pragma unroll
     for (int r = 0; r < ROWS_PER_WARP; ++r) fold ^= sfa_rows[r] ^ fold4(a_rows[r]);
   }
+#endif
   const __half out = __float2half_rn(fold == kMagic ? 1.0f : 0.0f);
   if ((split == 0 && lane < ROWS_PER_WARP) || fold == kMagic) c[row0 + lane % ROWS_PER_WARP] = out;
 }
