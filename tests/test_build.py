@@ -92,17 +92,18 @@ def test_the_warps_in_flight_probe_builds_without_spilling(warps_per_sm):
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
 
 
-def _a_loads_in_flight(sass: str) -> int:
-    """The most LDG.E.128.STRONG (the probe's A loads) issued before an instruction reads one."""
+def _a_loads_in_flight(sass: str, load: str = "LDG.E.128.STRONG", words: int = 4) -> int:
+    """The most `load` instructions (the probe's A loads, `words` registers each) issued before an
+    instruction reads one."""
     most = issued = 0
     pending = set()
     for ins in re.findall(r"^\s*/\*[0-9a-f]{4,}\*/\s*(.*?)\s*;", sass, re.M):
         dest, *sources = ins.split(",")
         if pending & {int(r) for r in re.findall(r"\bR(\d+)\b", ",".join(sources))}:
             issued, pending = 0, set()
-        if "LDG.E.128.STRONG" in ins:
+        if load in ins:
             first = int(re.search(r"\bR(\d+)\b", dest).group(1))
-            pending |= set(range(first, first + 4))
+            pending |= set(range(first, first + words))
             issued += 1
             most = max(most, issued)
     return most
@@ -119,6 +120,18 @@ def test_the_bytes_in_flight_probe_keeps_two_windows_in_flight_without_spilling(
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
     for target in build.TARGETS:
         assert _a_loads_in_flight(build.sass(library, target)) == 8, target
+
+
+@pytest.mark.parametrize("variant", ["32 warps/SM, 8 rows x 256 B", "24 warps/SM, 8 rows x 256 B"])
+def test_the_half_windows_probe_keeps_eight_rows_in_flight_without_spilling(variant):
+    # scripts/probes/half_windows.py times 52's read pattern alone: a warp's 8 row runs of 256
+    # bytes must all be out before it folds the first, at no more than 64 registers and no spill
+    probe = _probe_script("half_windows")
+    library = build.build(probe.SOURCE, probe.VARIANTS[variant])
+    usage = build.resource_usage(library)
+    assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
+    for target in build.TARGETS:
+        assert _a_loads_in_flight(build.sass(library, target), "LDG.E.64.STRONG", 2) == 8, target
 
 
 @pytest.mark.parametrize("copy", ["rows 4x512, 2 stages (49's)", "flat 32 KB, 2 stages"])

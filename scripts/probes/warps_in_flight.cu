@@ -15,6 +15,8 @@
 // a split alone). Its A loads go from the second window's last row down to the first window's
 // first row, which the first fold uses: ptxas keeps strong loads in order (27), so all 8 are out
 // before the warp waits. 63 registers (64 on sm_100a): 32 warps an SM still fit.
+// HALF_WINDOWS 1 reads as 52 does: 8 rows a warp over windows of 512 elements, so each load
+// instruction covers 256 contiguous bytes of a row (8 a lane) and each lane one scale byte a row.
 // Runs on shapes with K a multiple of 1024. Timed beside the floor by
 // scripts/probes/warps_in_flight.py and scripts/probes/bytes_in_flight.py (one and two windows);
 // outputs in results/probes/warps-in-flight-<gpu>.csv and bytes-in-flight-<gpu>.csv.
@@ -30,9 +32,22 @@
 #define WINDOWS_IN_FLIGHT 1
 #endif
 static_assert(WINDOWS_IN_FLIGHT == 1 || WINDOWS_IN_FLIGHT == 2, "WINDOWS_IN_FLIGHT must be 1 or 2");
+#ifndef HALF_WINDOWS
+#define HALF_WINDOWS 0
+#endif
 
+#if HALF_WINDOWS
+constexpr int ROWS_PER_WARP = 8;
+constexpr int WINDOW_K = 512;  // 256 bytes of a row per load instruction, 8 per lane
+using RowRun = uint2;          // a lane's bytes of one row in one window
+using ScaleRun = unsigned char;  // and their scales
+#else
 constexpr int ROWS_PER_WARP = 4;
 constexpr int WINDOW_K = 1024;  // 512 bytes of a row per load instruction, 16 per lane
+using RowRun = uint4;
+using ScaleRun = unsigned short;
+#endif
+constexpr int LANE_BYTES = WINDOW_K / 2 / 32, LANE_SCALES = WINDOW_K / 16 / 32;
 constexpr int SMEM_PER_SM = 228 * 1024;
 constexpr int SMEM_RESERVED_PER_BLOCK = 1024;  // the runtime's share of each block's shared memory
 // Unused dynamic shared memory per block: WARPS_PER_SM blocks fit in an SM's 228 KB, one more does not.
@@ -45,6 +60,20 @@ __device__ __forceinline__ uint64_t policy_evict_first() {
   asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
   return policy;
 }
+#if HALF_WINDOWS
+__device__ __forceinline__ uint2 ld_stream_a(const uint8_t* p) {
+  uint2 v;
+  asm volatile("ld.relaxed.gpu.global.L2::cache_hint.v2.u32 {%0, %1}, [%2], %3;"
+               : "=r"(v.x), "=r"(v.y) : "l"(p), "l"(policy_evict_first()));
+  return v;
+}
+__device__ __forceinline__ uint32_t ld_stream_sf(const uint8_t* p) {
+  uint32_t v;
+  asm volatile("ld.relaxed.gpu.global.L2::cache_hint.u8 %0, [%1], %2;"
+               : "=r"(v) : "l"(p), "l"(policy_evict_first()));
+  return v;
+}
+#else
 __device__ __forceinline__ uint4 ld_stream_a(const uint8_t* p) {
   uint4 v;
   asm volatile("ld.relaxed.gpu.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
@@ -57,7 +86,9 @@ __device__ __forceinline__ uint32_t ld_stream_sf(const uint8_t* p) {
                : "=h"(v) : "l"(p), "l"(policy_evict_first()));
   return v;
 }
+#endif
 __device__ __forceinline__ uint32_t fold4(uint4 v) { return v.x ^ v.y ^ v.z ^ v.w; }
+__device__ __forceinline__ uint32_t fold4(uint2 v) { return v.x ^ v.y; }
 
 // N consecutive windows from `window` on: the loads of all of them (SFA, then A, then B and SFB)
 // before any A is folded, so that N windows are in flight.
@@ -65,7 +96,7 @@ template <int N>
 __device__ __forceinline__ void read_windows(uint32_t& fold, const uint8_t* a_lane, const uint8_t* sfa_lane,
                                              const uint8_t* b_lane, const uint8_t* sfb_lane, int k, int window) {
   uint32_t sfa_rows[N][ROWS_PER_WARP];
-  uint4 a_rows[N][ROWS_PER_WARP];
+  RowRun a_rows[N][ROWS_PER_WARP];
 #pragma unroll
   for (int w = 0; w < N; ++w) {
     const int sf_off = (window + w) * (WINDOW_K / 16);
@@ -78,12 +109,12 @@ __device__ __forceinline__ void read_windows(uint32_t& fold, const uint8_t* a_la
 #pragma unroll
     for (int r = ROWS_PER_WARP - 1; r >= 0; --r) a_rows[w][r] = ld_stream_a(a_lane + r * (k / 2) + off);
   }
-  uint4 b_words[N];
+  RowRun b_words[N];
   uint32_t sfb_words[N];
 #pragma unroll
   for (int w = 0; w < N; ++w) {
-    b_words[w] = __ldg(reinterpret_cast<const uint4*>(b_lane + static_cast<long long>(window + w) * (WINDOW_K / 2)));
-    sfb_words[w] = __ldg(reinterpret_cast<const unsigned short*>(sfb_lane + (window + w) * (WINDOW_K / 16)));
+    b_words[w] = __ldg(reinterpret_cast<const RowRun*>(b_lane + static_cast<long long>(window + w) * (WINDOW_K / 2)));
+    sfb_words[w] = __ldg(reinterpret_cast<const ScaleRun*>(sfb_lane + (window + w) * (WINDOW_K / 16)));
   }
 #pragma unroll
   for (int w = 0; w < N; ++w) {
@@ -102,10 +133,10 @@ __global__ void read_warps_in_flight_kernel(const uint8_t* __restrict__ a, const
   const int split = blockIdx.x % splits;
   const long long row0 = tile * ROWS_PER_WARP;
   const long long batch = row0 / m;
-  const uint8_t* a_lane = a + row0 * (k / 2) + 16 * lane;
-  const uint8_t* sfa_lane = sfa + row0 * (k / 16) + 2 * lane;
-  const uint8_t* b_lane = b + batch * b_batch_stride + 16 * lane;
-  const uint8_t* sfb_lane = sfb + batch * sfb_batch_stride + 2 * lane;
+  const uint8_t* a_lane = a + row0 * (k / 2) + LANE_BYTES * lane;
+  const uint8_t* sfa_lane = sfa + row0 * (k / 16) + LANE_SCALES * lane;
+  const uint8_t* b_lane = b + batch * b_batch_stride + LANE_BYTES * lane;
+  const uint8_t* sfb_lane = sfb + batch * sfb_batch_stride + LANE_SCALES * lane;
   const int windows = k / WINDOW_K;
   const int w_begin = static_cast<int>(static_cast<long long>(split) * windows / splits);
   const int w_end = static_cast<int>(static_cast<long long>(split + 1) * windows / splits);
@@ -119,13 +150,13 @@ __global__ void read_warps_in_flight_kernel(const uint8_t* __restrict__ a, const
     const long long off = static_cast<long long>(window) * (WINDOW_K / 2);
     const int sf_off = window * (WINDOW_K / 16);
     uint32_t sfa_rows[ROWS_PER_WARP];
-    uint4 a_rows[ROWS_PER_WARP];
+    RowRun a_rows[ROWS_PER_WARP];
 #pragma unroll
     for (int r = 0; r < ROWS_PER_WARP; ++r) sfa_rows[r] = ld_stream_sf(sfa_lane + r * (k / 16) + sf_off);
 #pragma unroll
     for (int r = ROWS_PER_WARP - 1; r >= 0; --r) a_rows[r] = ld_stream_a(a_lane + r * (k / 2) + off);
-    fold ^= fold4(__ldg(reinterpret_cast<const uint4*>(b_lane + off)));
-    fold ^= __ldg(reinterpret_cast<const unsigned short*>(sfb_lane + sf_off));
+    fold ^= fold4(__ldg(reinterpret_cast<const RowRun*>(b_lane + off)));
+    fold ^= __ldg(reinterpret_cast<const ScaleRun*>(sfb_lane + sf_off));
 #pragma unroll
     for (int r = 0; r < ROWS_PER_WARP; ++r) fold ^= sfa_rows[r] ^ fold4(a_rows[r]);
   }
