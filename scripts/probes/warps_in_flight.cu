@@ -15,6 +15,9 @@
 // a split alone). Its A loads go from the second window's last row down to the first window's
 // first row, which the first fold uses: ptxas keeps strong loads in order (27), so all 8 are out
 // before the warp waits. 63 registers (64 on sm_100a): 32 warps an SM still fit.
+// PARTS_OF n > 0 splits K into parts of n windows instead, however many warps that makes: the
+// tiles' reads then run in waves of short-lived warps that the GPU hands to whichever SM is free,
+// as the floor's short blocks are, where the default leaves each SM its fixed share.
 // HALF_WINDOWS 1 reads as 52 does: 8 rows a warp over windows of 512 elements, so each load
 // instruction covers 256 contiguous bytes of a row (8 a lane) and each lane one scale byte a row.
 // Runs on shapes with K a multiple of 1024. Timed beside the floor by
@@ -32,6 +35,9 @@
 #define WINDOWS_IN_FLIGHT 1
 #endif
 static_assert(WINDOWS_IN_FLIGHT == 1 || WINDOWS_IN_FLIGHT == 2, "WINDOWS_IN_FLIGHT must be 1 or 2");
+#ifndef PARTS_OF
+#define PARTS_OF 0
+#endif
 #ifndef HALF_WINDOWS
 #define HALF_WINDOWS 0
 #endif
@@ -175,7 +181,7 @@ static int splits_of(int m, int k, int l) {
     resident = sms * (per_sm > 0 ? per_sm : 1);
   }
   const long long tiles = static_cast<long long>(m) * l / ROWS_PER_WARP;
-  long long s = resident / tiles;
+  long long s = PARTS_OF > 0 ? (k / WINDOW_K + PARTS_OF - 1) / PARTS_OF : resident / tiles;
   if (s > k / WINDOW_K) s = k / WINDOW_K;
   return static_cast<int>(s < 1 ? 1 : s);
 }
