@@ -109,29 +109,21 @@ def _a_loads_in_flight(sass: str, load: str = "LDG.E.128.STRONG", words: int = 4
     return most
 
 
-@pytest.mark.parametrize("variant", ["32 warps/SM, 2 windows"])
-def test_the_bytes_in_flight_probe_keeps_two_windows_in_flight_without_spilling(variant):
-    # scripts/probes/bytes_in_flight.py asks what two windows in flight per warp do at up to 32
-    # warps an SM: more than 64 registers would lower that residency, a spill would time local
-    # memory, and ptxas folding the first window before the second's loads would time one window
-    probe = _probe_script("bytes_in_flight")
-    library = build.build(probe.SOURCE, probe.VARIANTS[variant])
+@pytest.mark.parametrize("probe, variant, load, words", [
+    ("bytes_in_flight", "32 warps/SM, 2 windows", "LDG.E.128.STRONG", 4),
+    ("half_windows", "32 warps/SM, 8 rows x 256 B", "LDG.E.64.STRONG", 2),
+    ("half_windows", "24 warps/SM, 8 rows x 256 B", "LDG.E.64.STRONG", 2)])
+def test_the_load_probes_keep_eight_row_runs_in_flight_without_spilling(probe, variant, load, words):
+    # bytes_in_flight.py asks what two windows (8 row runs) in flight per warp do, half_windows.py
+    # what 52's 8 rows of 256 bytes read, at up to 32 warps an SM: more than 64 registers would
+    # lower that residency, a spill would time local memory, and ptxas using the first runs before
+    # the last are issued would time fewer in flight
+    script = _probe_script(probe)
+    library = build.build(script.SOURCE, script.VARIANTS[variant])
     usage = build.resource_usage(library)
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
     for target in build.TARGETS:
-        assert _a_loads_in_flight(build.sass(library, target)) == 8, target
-
-
-@pytest.mark.parametrize("variant", ["32 warps/SM, 8 rows x 256 B", "24 warps/SM, 8 rows x 256 B"])
-def test_the_half_windows_probe_keeps_eight_rows_in_flight_without_spilling(variant):
-    # scripts/probes/half_windows.py times 52's read pattern alone: a warp's 8 row runs of 256
-    # bytes must all be out before it folds the first, at no more than 64 registers and no spill
-    probe = _probe_script("half_windows")
-    library = build.build(probe.SOURCE, probe.VARIANTS[variant])
-    usage = build.resource_usage(library)
-    assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
-    for target in build.TARGETS:
-        assert _a_loads_in_flight(build.sass(library, target), "LDG.E.64.STRONG", 2) == 8, target
+        assert _a_loads_in_flight(build.sass(library, target), load, words) == 8, target
 
 
 @pytest.mark.parametrize("copy", ["rows 4x512, 2 stages (49's)", "flat 32 KB, 2 stages"])
