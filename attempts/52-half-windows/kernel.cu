@@ -243,8 +243,8 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
     if (holds_row) c[row0 + tile_row] = __float2half_rn(acc[0]);
     return;
   }
-  // Split tile: each warp leaves its 4 row sums in shared memory, and once all have, the
-  // block's first 4 threads add them in split order.
+  // Split tile: each warp leaves its 8 row sums in shared memory, and once all have, the
+  // block's first 8 threads add them in split order.
   __shared__ float split_sum[MAX_SPLITS][TILE_ROWS];
   if (holds_row) split_sum[split][tile_row] = acc[0];
   __syncthreads();
