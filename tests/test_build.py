@@ -112,10 +112,12 @@ def _a_loads_in_flight(sass: str, load: str = "LDG.E.128.STRONG", words: int = 4
 @pytest.mark.parametrize("probe, variant, load, words", [
     ("bytes_in_flight", "32 warps/SM, 2 windows", "LDG.E.128.STRONG", 4),
     ("half_windows", "32 warps/SM, 8 rows x 256 B", "LDG.E.64.STRONG", 2),
-    ("half_windows", "24 warps/SM, 8 rows x 256 B", "LDG.E.64.STRONG", 2)])
+    ("half_windows", "24 warps/SM, 8 rows x 256 B", "LDG.E.64.STRONG", 2),
+    *[("scale_runs", f"scale runs of {n} B", "LDG.E.128.STRONG", 4) for n in (64, 128, 512)]])
 def test_the_load_probes_keep_eight_row_runs_in_flight_without_spilling(probe, variant, load, words):
     # bytes_in_flight.py asks what two windows (8 row runs) in flight per warp do, half_windows.py
-    # what 52's 8 rows of 256 bytes read, at up to 32 warps an SM: more than 64 registers would
+    # what 52's 8 rows of 256 bytes read, scale_runs.py what 4 rows' scales read in 512-byte runs
+    # beside a window's 4 rows of A, at up to 32 warps an SM: more than 64 registers would
     # lower that residency, a spill would time local memory, and ptxas using the first runs before
     # the last are issued would time fewer in flight
     script = _probe_script(probe)

@@ -20,6 +20,10 @@
 // as the floor's short blocks are, where the default leaves each SM its fixed share.
 // HALF_WINDOWS 1 reads as 52 does: 8 rows a warp over windows of 512 elements, so each load
 // instruction covers 256 contiguous bytes of a row (8 a lane) and each lane one scale byte a row.
+// SCALE_RUNS n > 0 reads A's scales in runs of n windows instead of 64 bytes of each row every
+// window: at the start of every n windows of its part, each of a warp's 4 rows' scales for those
+// windows in one load instruction (64n bytes a row, 16 a lane, up to 8 windows), the way a kernel
+// that stages them would read them; A, B and B's scales as before.
 // Runs on shapes with K a multiple of 1024. Timed beside the floor by
 // scripts/probes/warps_in_flight.py and scripts/probes/bytes_in_flight.py (one and two windows);
 // outputs in results/probes/warps-in-flight-<gpu>.csv and bytes-in-flight-<gpu>.csv.
@@ -41,6 +45,11 @@ static_assert(WINDOWS_IN_FLIGHT == 1 || WINDOWS_IN_FLIGHT == 2, "WINDOWS_IN_FLIG
 #ifndef HALF_WINDOWS
 #define HALF_WINDOWS 0
 #endif
+#ifndef SCALE_RUNS
+#define SCALE_RUNS 0
+#endif
+static_assert(!SCALE_RUNS || (WINDOWS_IN_FLIGHT == 1 && !HALF_WINDOWS), "SCALE_RUNS reads 43's windows one at a time");
+static_assert(SCALE_RUNS >= 0 && SCALE_RUNS <= 8, "a run is at most a lane's 16 bytes a row: 8 windows");
 
 #if HALF_WINDOWS
 constexpr int ROWS_PER_WARP = 8;
@@ -140,7 +149,7 @@ __global__ void read_warps_in_flight_kernel(const uint8_t* __restrict__ a, const
   const long long row0 = tile * ROWS_PER_WARP;
   const long long batch = row0 / m;
   const uint8_t* a_lane = a + row0 * (k / 2) + LANE_BYTES * lane;
-  const uint8_t* sfa_lane = sfa + row0 * (k / 16) + LANE_SCALES * lane;
+  const uint8_t* sfa_lane = sfa + row0 * (k / 16) + (SCALE_RUNS ? 16 : LANE_SCALES) * lane;  // a run: 16 a lane
   const uint8_t* b_lane = b + batch * b_batch_stride + LANE_BYTES * lane;
   const uint8_t* sfb_lane = sfb + batch * sfb_batch_stride + LANE_SCALES * lane;
   const int windows = k / WINDOW_K;
@@ -155,12 +164,32 @@ __global__ void read_warps_in_flight_kernel(const uint8_t* __restrict__ a, const
   for (int window = w_begin; window < w_end; ++window) {
     const long long off = static_cast<long long>(window) * (WINDOW_K / 2);
     const int sf_off = window * (WINDOW_K / 16);
-    uint32_t sfa_rows[ROWS_PER_WARP];
     RowRun a_rows[ROWS_PER_WARP];
+#if SCALE_RUNS
+    uint32_t sfa_rows[ROWS_PER_WARP] = {};  // the runs' fold in row 0, zero elsewhere
+#pragma unroll
+    for (int r = ROWS_PER_WARP - 1; r >= 0; --r) a_rows[r] = ld_stream_a(a_lane + r * (k / 2) + off);
+    // After A (strong loads keep their order), from the last row down to the first, which the
+    // fold takes first; the fold rotates as it goes, which ptxas cannot reorder: it then issues
+    // all four before it waits for any, with A's already out.
+    if ((window - w_begin) % SCALE_RUNS == 0 && lane < min(SCALE_RUNS, w_end - window) * (WINDOW_K / 16) / 16) {
+      RowRun runs[ROWS_PER_WARP];
+#pragma unroll
+      for (int r = ROWS_PER_WARP - 1; r >= 0; --r) runs[r] = ld_stream_a(sfa_lane + r * (k / 16) + sf_off);
+#pragma unroll
+      for (int r = 0; r < ROWS_PER_WARP; ++r) {
+        const uint32_t words[4] = {runs[r].x, runs[r].y, runs[r].z, runs[r].w};
+#pragma unroll
+        for (uint32_t word : words) sfa_rows[0] = __funnelshift_l(sfa_rows[0], sfa_rows[0], 1) ^ word;
+      }
+    }
+#else
+    uint32_t sfa_rows[ROWS_PER_WARP];
 #pragma unroll
     for (int r = 0; r < ROWS_PER_WARP; ++r) sfa_rows[r] = ld_stream_sf(sfa_lane + r * (k / 16) + sf_off);
 #pragma unroll
     for (int r = ROWS_PER_WARP - 1; r >= 0; --r) a_rows[r] = ld_stream_a(a_lane + r * (k / 2) + off);
+#endif
     fold ^= fold4(__ldg(reinterpret_cast<const RowRun*>(b_lane + off)));
     fold ^= __ldg(reinterpret_cast<const ScaleRun*>(sfb_lane + sf_off));
 #pragma unroll
