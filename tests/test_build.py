@@ -154,3 +154,16 @@ def test_the_floor_checks_read_strategies_build_for_both_targets_without_spillin
     usage = build.resource_usage(build.build(source, defines))
     assert {u["target"] for u in usage} == {"sm_90a", "sm_100a"}, usage
     assert all(u["spill_stores"] == 0 for u in usage), usage
+
+
+def test_53_waits_for_a_runs_scales_only_after_the_windows_a_loads_are_out():
+    # 53's first window of a run issues its A loads, then waits on the barrier of the run's scale
+    # copies. With cp.async.wait_group in its place ptxas hoisted the wait (a DEPBAR) above the
+    # loads, so a warp's first window waited for its scales before asking for its A
+    library = build.build(attempts.find("53").source)
+    for target in build.TARGETS:
+        for function in build.sass(library, target).split("Function : ")[1:]:
+            ops = re.findall(r"^\s*/\*[0-9a-f]{4,}\*/\s*(?:@!?U?P\w+\s+)?([A-Z][\w.]*)", function, re.M)
+            assert "DEPBAR" not in {op.split(".")[0] for op in ops}, target
+            first_wait = next(i for i, op in enumerate(ops) if op.startswith("SYNCS.PHASECHK"))
+            assert sum(op.startswith("LDG.E.128.STRONG") for op in ops[:first_wait]) >= 4, target

@@ -2,7 +2,7 @@
 keeps its reads above the floor: times scripts/probes/warps_in_flight.cu at 32 warps an SM as 43
 reads (the scales with each window) and with SCALE_RUNS (each row's scales for n windows in one
 run of 64n bytes, as a kernel that stages them would read them; n = 1 is 43's bytes through the
-runs' code, a control), beside the floor and 43, as the floor check times its strategies (rotated interleaved rounds, common/floor.py), and
+runs' code, a control), beside the floor, 43 and 53 (43 with its scales staged in runs), as the floor check times its strategies (rotated interleaved rounds, common/floor.py), and
 records the rows in results/probes/scale-runs-<gpu>.csv. Run from the repository root on a GPU:
     python3 scripts/probes/scale_runs.py
 """
@@ -22,7 +22,8 @@ VARIANTS = {"scales with each window (43's)": {"WARPS_PER_SM": 32},
 
 def main():
     others = {name: (SOURCE, defines) for name, defines in VARIANTS.items()}
-    others["43"] = (attempts.find("43").source, None)
+    for number in ("43", "53"):
+        others[number] = (attempts.find(number).source, None)
     record("scale-runs", others, SHAPES)
 
 
