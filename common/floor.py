@@ -105,6 +105,10 @@ def strategies() -> dict:
         found[path.stem.replace("_", "-")] = (path, None)
     # the copy engine's flat pieces 4x longer (3 warps an SM): the copy-engine probe's longest
     found["bulk-copy PIECE_BYTES=32768"] = (STRATEGIES_DIR / "bulk_copy.cu", {"PIECE_BYTES": 32768})
+    # and both under an L2 evict_first policy, as 99's LOAD_HINT=2 reads
+    found["bulk-copy EVICT_FIRST=1"] = (STRATEGIES_DIR / "bulk_copy.cu", {"EVICT_FIRST": 1})
+    found["bulk-copy PIECE_BYTES=32768,EVICT_FIRST=1"] = (STRATEGIES_DIR / "bulk_copy.cu",
+                                                          {"PIECE_BYTES": 32768, "EVICT_FIRST": 1})
     return found
 
 
