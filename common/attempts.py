@@ -73,7 +73,7 @@ class Attempt:
 # holds every attempt to it: a misspelt key would otherwise silently drop a test.
 REQUIRED_KEYS = {"attempt", "slug", "title", "parent", "source", "seed_b200_us", "correct_on",
                  "expected_failures", "targets"}
-OPTIONAL_KEYS = {"fp16_scale_product", "nondeterministic", "sweep", "min_capability"}
+OPTIONAL_KEYS = {"fp16_scale_product", "nondeterministic", "sweep", "min_capability", "test_defines"}
 RESULT_MARKERS = ("<!-- results:begin -->", "<!-- results:end -->")
 
 

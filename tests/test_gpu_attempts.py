@@ -1,11 +1,14 @@
-"""Every attempt on every task test shape and on fresh random shapes, for each data class:
-correct where its README says so, an expected failure (strict) where it names the mechanism.
+"""Every attempt on every task test shape, on two shapes whose warps step through several
+windows, and on fresh random shapes, for each data class: correct where its README says so, an
+expected failure (strict) where it names the mechanism. An attempt's `test_defines` (front
+matter) are checked the same way, each as a build of its own.
 
 Attempts that form sfa*sfb in fp16 (`fp16_scale_product: true`) are held to exactly that
 mechanism on every input: where some block's scale product exceeds fp16's 65504 the check
 must fail with a NaN/inf mismatch, and everywhere else it must pass: quantized data with
 large block scales can reach such blocks, so a fixed expectation per data class could be
 wrong in either direction."""
+import itertools
 import random
 
 import pytest
@@ -24,27 +27,40 @@ CAPABILITY = torch.cuda.get_device_capability() if torch.cuda.is_available() els
 FRESH = random.Random(RUN_SEED)
 
 
+# Shapes on which the dp4a attempts' warps step through several windows: 2176 tiles of 4 rows are
+# more than half of 132 SMs x 32 warps, so a warp owns its rows' whole K, 3 windows of 1024 (and a
+# short fourth at K = 3136). The task's shapes split K into parts of one or two windows.
+LONG_PARTS = [(4352, 3072, 2), (4352, 3136, 2)]
+
+
 def fresh_shapes(count=3):
     return [(128 * FRESH.randint(1, 24), 64 * FRESH.randint(1, 96), FRESH.randint(1, 4))
             for _ in range(count)]
+
+
+def variants(attempt):
+    """The builds to check: the attempt's own, and each of its `test_defines` (front matter)."""
+    yield None, ""
+    for defines in attempt.meta.get("test_defines") or []:
+        yield defines, "[" + ",".join(f"{k}={v}" for k, v in defines.items()) + "]"
 
 
 def cases():
     for attempt in GEMV_ATTEMPTS:
         if HAS_GPU and not attempt.runs_on(CAPABILITY):
             continue                  # test_refuses_a_gpu_it_does_not_support covers it
-        for data in problem.DATA_CLASSES:
+        for (defines, label), data in itertools.product(variants(attempt), problem.DATA_CLASSES):
             marks = [gpu]
             if data in attempt.expected_failures:
                 marks.append(pytest.mark.xfail(reason=attempt.expected_failures[data], strict=True))
             elif data not in attempt.correct_on:
                 continue
-            fixed = [(s, "x".join(map(str, s))) for s in problem.TEST_SHAPES]
+            fixed = [(s, "x".join(map(str, s))) for s in problem.TEST_SHAPES + LONG_PARTS]
             fresh = [(s, f"fresh{i}") for i, s in enumerate(fresh_shapes(), 1)]
             for shape, slot in fixed + fresh:
                 seed = FRESH.randint(0, 2**31 - 1)
-                yield pytest.param(attempt, shape, data, seed, marks=marks,
-                                   id=f"{attempt.number}-{data}-{slot}")
+                yield pytest.param(attempt, defines, shape, data, seed, marks=marks,
+                                   id=f"{attempt.number}{label}-{data}-{slot}")
 
 
 def test_every_attempt_declares_every_data_class():
@@ -64,17 +80,18 @@ def scale_product_overflows_fp16(inputs) -> bool:
     return bool(((sfa * sfb).abs() > 65504).any())
 
 
-@pytest.mark.parametrize("attempt,shape,data,seed", list(cases()))
-def test_attempt_matches_reference(attempt, shape, data, seed):
-    if attempt.number not in _kernels:
-        _kernels[attempt.number] = attempts.load(attempt.number)
+@pytest.mark.parametrize("attempt,defines,shape,data,seed", list(cases()))
+def test_attempt_matches_reference(attempt, defines, shape, data, seed):
+    key = (attempt.number, str(defines))
+    if key not in _kernels:
+        _kernels[key] = attempts.load(attempt.number, defines)
     inputs = problem.generate_input(*shape, seed=seed, data=data)
     ref, abs_sum = reference_gpu(inputs)
     poison(inputs[6])
-    out = _kernels[attempt.number](inputs)
+    out = _kernels[key](inputs)
     torch.cuda.synchronize()
     result = check_output(out, ref, abs_sum, shape[1], data)
-    where = f"shape {shape}, input seed {seed}, NVFP4_TEST_SEED={RUN_SEED}"
+    where = f"shape {shape}, defines {defines}, input seed {seed}, NVFP4_TEST_SEED={RUN_SEED}"
     if attempt.meta.get("fp16_scale_product") and data not in attempt.expected_failures \
             and scale_product_overflows_fp16(inputs):
         assert result.nonfinite_mismatch > 0, f"sfa*sfb overflows fp16 here, yet: {result.message} ({where})"

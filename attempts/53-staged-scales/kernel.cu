@@ -40,7 +40,9 @@ constexpr int TILE_ROWS = 4;
 constexpr int ROWS_PER_WARP = TILE_ROWS;
 constexpr int MAX_SPLITS = 1024 / 32;  // warps in a block of 1024 threads
 constexpr int WINDOW_K = 1024;  // elements per row per warp step: 512 bytes, 16 per lane (2 scale blocks)
-constexpr int RUN_WINDOWS = 8;  // windows of scales a slot holds: a run of 512 bytes a row
+#ifndef RUN_WINDOWS
+#define RUN_WINDOWS 8  // windows of scales a slot holds: a run of 512 bytes a row (the tests also build 1)
+#endif
 constexpr int RUN_BYTES = RUN_WINDOWS * (WINDOW_K / 16);
 constexpr int SLOT_BYTES = ROWS_PER_WARP * RUN_BYTES;
 
@@ -187,7 +189,7 @@ __device__ __forceinline__ void stage_scales(const LanePtrs& p, int sfa_row_byte
 #pragma unroll
   for (int r = 0; r < ROWS_PER_WARP; ++r) {
 #pragma unroll
-    for (int i = 0; i < RUN_BYTES / (32 * kCopyBytes); ++i) {
+    for (int i = 0; i < (RUN_BYTES + 32 * kCopyBytes - 1) / (32 * kCopyBytes); ++i) {
       const int piece = 32 * kCopyBytes * i;
       if (piece + kCopyBytes * lane < bytes) {
         if constexpr (kCopyBytes == 16) {
