@@ -128,6 +128,21 @@ def test_the_load_probes_keep_eight_row_runs_in_flight_without_spilling(probe, v
         assert _a_loads_in_flight(build.sass(library, target), load, words) == 8, target
 
 
+@pytest.mark.parametrize("probe, variant, load", [
+    ("nc_loads", "non-coherent loads (the floor's)", "LDG.E.NA.128.CONSTANT"),
+    ("staggered_windows", "staggered windows", "LDG.E.128.STRONG")])
+def test_the_one_window_load_probes_keep_a_windows_four_row_runs_in_flight(probe, variant, load):
+    # nc_loads.py and staggered_windows.py change one thing in 43's loads alone; a build that
+    # issued fewer of a window's 4 row runs before waiting, or lost 32 warps an SM, would time
+    # something else as well
+    script = _probe_script(probe)
+    library = build.build(script.SOURCE, script.VARIANTS[variant])
+    usage = build.resource_usage(library)
+    assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
+    for target in build.TARGETS:
+        assert _a_loads_in_flight(build.sass(library, target), load) == 4, target
+
+
 @pytest.mark.parametrize("copy", ["rows 4x512, 2 stages (49's)", "flat 32 KB, 2 stages"])
 def test_the_copy_engine_probe_builds_without_spilling(copy):
     # scripts/probes/copy_engine.py produced results/probes/copy-engine-*.csv (49); its residency

@@ -24,9 +24,16 @@
 // window: at the start of every n windows of its part, each of a warp's 4 rows' scales for those
 // windows in one load instruction (64n bytes a row, 16 a lane, up to 8 windows), the way a kernel
 // that stages them would read them; A, B and B's scales as before.
+// NC_LOADS 1 reads A and its scales as the floor's chosen configurations mostly do
+// (ld.global.nc.L1::no_allocate, under the same evict_first policy) instead of 43's strong loads
+// (ld.relaxed.gpu), the one difference between the two kinds of load no probe had isolated.
+// STAGGER 1 starts each warp at a window of its part that depends on its tile, wrapping round to
+// the part's start, so that the warps of a wave read different columns of their rows where 43's
+// (all at the same step of parts of the same length) read the same one.
 // Runs on shapes with K a multiple of 1024. Timed beside the floor by
-// scripts/probes/warps_in_flight.py and scripts/probes/bytes_in_flight.py (one and two windows);
-// outputs in results/probes/warps-in-flight-<gpu>.csv and bytes-in-flight-<gpu>.csv.
+// scripts/probes/warps_in_flight.py and scripts/probes/bytes_in_flight.py (one and two windows),
+// half_windows.py, short_parts.py, scale_runs.py, nc_loads.py and staggered_windows.py; outputs
+// in results/probes/<probe>-<gpu>.csv.
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <cstdint>
@@ -48,6 +55,13 @@ static_assert(WINDOWS_IN_FLIGHT == 1 || WINDOWS_IN_FLIGHT == 2, "WINDOWS_IN_FLIG
 #ifndef SCALE_RUNS
 #define SCALE_RUNS 0
 #endif
+#ifndef NC_LOADS
+#define NC_LOADS 0
+#endif
+#ifndef STAGGER
+#define STAGGER 0
+#endif
+static_assert(!STAGGER || WINDOWS_IN_FLIGHT == 1, "STAGGER reads 43's windows one at a time");
 static_assert(!SCALE_RUNS || (WINDOWS_IN_FLIGHT == 1 && !HALF_WINDOWS), "SCALE_RUNS reads 43's windows one at a time");
 static_assert(SCALE_RUNS >= 0 && SCALE_RUNS <= 8, "a run is at most a lane's 16 bytes a row: 8 windows");
 
@@ -70,6 +84,12 @@ constexpr int RESIDENCY_PAD_BYTES = SMEM_PER_SM / (WARPS_PER_SM + 1) + 1 - SMEM_
 static_assert(SMEM_PER_SM / (RESIDENCY_PAD_BYTES + SMEM_RESERVED_PER_BLOCK) == WARPS_PER_SM, "pad");
 constexpr uint32_t kMagic = 0x9E3779B9u;
 
+#if NC_LOADS
+#define LD_STREAM "ld.global.nc.L1::no_allocate"
+#else
+#define LD_STREAM "ld.relaxed.gpu.global"
+#endif
+
 __device__ __forceinline__ uint64_t policy_evict_first() {
   uint64_t policy;
   asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
@@ -78,26 +98,26 @@ __device__ __forceinline__ uint64_t policy_evict_first() {
 #if HALF_WINDOWS
 __device__ __forceinline__ uint2 ld_stream_a(const uint8_t* p) {
   uint2 v;
-  asm volatile("ld.relaxed.gpu.global.L2::cache_hint.v2.u32 {%0, %1}, [%2], %3;"
+  asm volatile(LD_STREAM ".L2::cache_hint.v2.u32 {%0, %1}, [%2], %3;"
                : "=r"(v.x), "=r"(v.y) : "l"(p), "l"(policy_evict_first()));
   return v;
 }
 __device__ __forceinline__ uint32_t ld_stream_sf(const uint8_t* p) {
   uint32_t v;
-  asm volatile("ld.relaxed.gpu.global.L2::cache_hint.u8 %0, [%1], %2;"
+  asm volatile(LD_STREAM ".L2::cache_hint.u8 %0, [%1], %2;"
                : "=r"(v) : "l"(p), "l"(policy_evict_first()));
   return v;
 }
 #else
 __device__ __forceinline__ uint4 ld_stream_a(const uint8_t* p) {
   uint4 v;
-  asm volatile("ld.relaxed.gpu.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+  asm volatile(LD_STREAM ".L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
                : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p), "l"(policy_evict_first()));
   return v;
 }
 __device__ __forceinline__ uint32_t ld_stream_sf(const uint8_t* p) {
   unsigned short v;
-  asm volatile("ld.relaxed.gpu.global.L2::cache_hint.u16 %0, [%1], %2;"
+  asm volatile(LD_STREAM ".L2::cache_hint.u16 %0, [%1], %2;"
                : "=h"(v) : "l"(p), "l"(policy_evict_first()));
   return v;
 }
@@ -161,7 +181,13 @@ __global__ void read_warps_in_flight_kernel(const uint8_t* __restrict__ a, const
   for (; window + 1 < w_end; window += 2) read_windows<2>(fold, a_lane, sfa_lane, b_lane, sfb_lane, k, window);
   if (window < w_end) read_windows<1>(fold, a_lane, sfa_lane, b_lane, sfb_lane, k, window);  // an odd last one
 #else  // the loop the recorded rows ran, written out: read_windows<1> compiles to other code
+#if STAGGER
+  const int part = w_end - w_begin;
+  int window = w_begin + static_cast<int>(tile % (part > 0 ? part : 1));
+  for (int step = 0; step < part; ++step, window = window + 1 == w_end ? w_begin : window + 1) {
+#else
   for (int window = w_begin; window < w_end; ++window) {
+#endif
     const long long off = static_cast<long long>(window) * (WINDOW_K / 2);
     const int sf_off = window * (WINDOW_K / 16);
     RowRun a_rows[ROWS_PER_WARP];
