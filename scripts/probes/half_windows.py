@@ -10,24 +10,17 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts  # noqa: E402
-from scripts.probes.probe import record  # noqa: E402
+from scripts.probes.warps_in_flight import SOURCE, record_variants  # noqa: E402, F401 (SOURCE: what the build tests build)
 
-SOURCE = Path(__file__).with_name("warps_in_flight.cu")
 # 32 warps an SM is what 43 and 52 hold at 64 registers; 52's dispatch leaves 27 on 7168x2048x4
 # (3584 tiles of 8 rows, no split), which 24 brackets.
 WARPS_PER_SM = [24, 32]
-# warps_in_flight.py's shapes (K a multiple of 1024, so of 512 too).
-SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (8192, 8192, 1), (28672, 4096, 1)]
 VARIANTS = {**{f"{n} warps/SM, 4 rows x 512 B": {"WARPS_PER_SM": n} for n in WARPS_PER_SM},
             **{f"{n} warps/SM, 8 rows x 256 B": {"WARPS_PER_SM": n, "HALF_WINDOWS": 1} for n in WARPS_PER_SM}}
 
 
 def main():
-    others = {name: (SOURCE, defines) for name, defines in VARIANTS.items()}
-    for number in ("43", "52"):
-        others[number] = (attempts.find(number).source, None)
-    record("half-windows", others, SHAPES)
+    record_variants("half-windows", VARIANTS, ("43", "52"))
 
 
 if __name__ == "__main__":

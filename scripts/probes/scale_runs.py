@@ -10,21 +10,14 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts  # noqa: E402
-from scripts.probes.probe import record  # noqa: E402
+from scripts.probes.warps_in_flight import SOURCE, record_variants  # noqa: E402, F401 (SOURCE: what the build tests build)
 
-SOURCE = Path(__file__).with_name("warps_in_flight.cu")
-# warps_in_flight.py's shapes (K a multiple of 1024).
-SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (8192, 8192, 1), (28672, 4096, 1)]
 VARIANTS = {"scales with each window (43's)": {"WARPS_PER_SM": 32},
             **{f"scale runs of {64 * n} B": {"WARPS_PER_SM": 32, "SCALE_RUNS": n} for n in (1, 2, 8)}}
 
 
 def main():
-    others = {name: (SOURCE, defines) for name, defines in VARIANTS.items()}
-    for number in ("43", "53"):
-        others[number] = (attempts.find(number).source, None)
-    record("scale-runs", others, SHAPES)
+    record_variants("scale-runs", VARIANTS, ("43", "53"))
 
 
 if __name__ == "__main__":

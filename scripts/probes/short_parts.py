@@ -11,21 +11,14 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts  # noqa: E402
-from scripts.probes.probe import record  # noqa: E402
+from scripts.probes.warps_in_flight import SOURCE, record_variants  # noqa: E402, F401 (SOURCE: what the build tests build)
 
-SOURCE = Path(__file__).with_name("warps_in_flight.cu")
-# warps_in_flight.py's shapes (K a multiple of 1024).
-SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (8192, 8192, 1), (28672, 4096, 1)]
 VARIANTS = {"one wave, 43's split": {"WARPS_PER_SM": 32},
             **{f"parts of {n} window{'s' if n > 1 else ''}": {"WARPS_PER_SM": 32, "PARTS_OF": n} for n in (4, 2, 1)}}
 
 
 def main():
-    others = {name: (SOURCE, defines) for name, defines in VARIANTS.items()}
-    for number in ("43", "45"):
-        others[number] = (attempts.find(number).source, None)
-    record("short-parts", others, SHAPES)
+    record_variants("short-parts", VARIANTS, ("43", "45"))
 
 
 if __name__ == "__main__":

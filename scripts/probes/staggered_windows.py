@@ -10,20 +10,14 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts  # noqa: E402
-from scripts.probes.probe import record  # noqa: E402
+from scripts.probes.warps_in_flight import SOURCE, record_variants  # noqa: E402, F401 (SOURCE: what the build tests build)
 
-SOURCE = Path(__file__).with_name("warps_in_flight.cu")
-# warps_in_flight.py's shapes (K a multiple of 1024).
-SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (8192, 8192, 1), (28672, 4096, 1)]
 VARIANTS = {"43's order": {"WARPS_PER_SM": 32},
             "staggered windows": {"WARPS_PER_SM": 32, "STAGGER": 1}}
 
 
 def main():
-    others = {name: (SOURCE, defines) for name, defines in VARIANTS.items()}
-    others["43"] = (attempts.find("43").source, None)
-    record("staggered-windows", others, SHAPES)
+    record_variants("staggered-windows", VARIANTS, ("43",))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
 """Times scripts/probes/warps_in_flight.cu at several warps per SM beside the floor and 43, as the
 floor check times its strategies (rotated interleaved rounds, common/floor.py), and records the rows
-in results/probes/warps-in-flight-<gpu>.csv. Run from the repository root on a GPU:
+in results/probes/warps-in-flight-<gpu>.csv. The other probes built from that source (bytes, half
+windows, short parts, scale runs, nc loads, staggered windows) record theirs through
+record_variants here, on the same shapes. Run from the repository root on a GPU:
     python3 scripts/probes/warps_in_flight.py
 """
 import sys
@@ -18,10 +20,19 @@ WARPS_PER_SM = [4, 8, 12, 16, 24, 32]
 SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (8192, 8192, 1), (28672, 4096, 1)]
 
 
+VARIANTS = {f"{n} warps/SM": {"WARPS_PER_SM": n} for n in WARPS_PER_SM}
+
+
+def record_variants(probe: str, variants: dict, beside: tuple) -> None:
+    """Every probe built from warps_in_flight.cu: its variants (name -> defines) timed on SHAPES
+    beside the floor and the attempts numbered in `beside`, recorded as results/probes/<probe>-<gpu>.csv."""
+    others = {name: (SOURCE, defines) for name, defines in variants.items()}
+    others |= {number: (attempts.find(number).source, None) for number in beside}
+    record(probe, others, SHAPES)
+
+
 def main():
-    others = {f"{n} warps/SM": (SOURCE, {"WARPS_PER_SM": n}) for n in WARPS_PER_SM}
-    others["43"] = (attempts.find("43").source, None)
-    record("warps-in-flight", others, SHAPES)
+    record_variants("warps-in-flight", VARIANTS, ("43",))
 
 
 if __name__ == "__main__":
