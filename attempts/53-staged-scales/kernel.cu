@@ -157,9 +157,11 @@ struct LanePtrs {
   WarpStage* stage;
 };
 
-// Strong loads for A: ptxas keeps them in program order among themselves. A and the copies of its
-// scales carry an L2 evict_first policy (L2::cache_hint; createpolicy with a constant fraction
-// folds to a constant, 13's kernel says how ptxas keeps it).
+// Strong loads for A: ptxas keeps them in program order among themselves. A carries an L2
+// evict_first policy (L2::cache_hint; createpolicy with a constant fraction folds to a constant,
+// 13's kernel says how ptxas keeps it). The copies of its scales do not: with the hint, ptxas 13.0
+// emits the first run's copies for sm_90a in a form the H100 stops on as an illegal instruction
+// (compute-sanitizer points at it; the README has the record).
 __device__ __forceinline__ uint64_t policy_evict_first() {
   uint64_t policy;
   asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
@@ -177,7 +179,7 @@ __device__ __forceinline__ uint32_t smem_addr(const void* p) {
 }
 
 // A run of the warp's scales into a slot: windows [first, end) of each row, the bytes below K,
-// kCopyBytes a lane an instruction, under evict_first, then the lane's arrival on the slot's
+// kCopyBytes a lane an instruction, then the lane's arrival on the slot's
 // barrier once they have landed. 16-byte copies skip L1 (.cg); 4-byte ones have no such form (.ca).
 template <int kCopyBytes>
 __device__ __forceinline__ void stage_scales(const LanePtrs& p, int sfa_row_bytes, int lane, int first, int end,
@@ -193,13 +195,11 @@ __device__ __forceinline__ void stage_scales(const LanePtrs& p, int sfa_row_byte
       const int piece = 32 * kCopyBytes * i;
       if (piece + kCopyBytes * lane < bytes) {
         if constexpr (kCopyBytes == 16) {
-          asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;"
-                       :: "r"(dst + r * RUN_BYTES + piece), "l"(src + r * sfa_row_bytes + piece),
-                          "l"(policy_evict_first()) : "memory");
+          asm volatile("cp.async.cg.shared.global [%0], [%1], 16;"
+                       :: "r"(dst + r * RUN_BYTES + piece), "l"(src + r * sfa_row_bytes + piece) : "memory");
         } else {
-          asm volatile("cp.async.ca.shared.global.L2::cache_hint [%0], [%1], 4, %2;"
-                       :: "r"(dst + r * RUN_BYTES + piece), "l"(src + r * sfa_row_bytes + piece),
-                          "l"(policy_evict_first()) : "memory");
+          asm volatile("cp.async.ca.shared.global [%0], [%1], 4;"
+                       :: "r"(dst + r * RUN_BYTES + piece), "l"(src + r * sfa_row_bytes + piece) : "memory");
         }
       }
     }
