@@ -27,12 +27,17 @@
 // NC_LOADS 1 reads A and its scales as the floor's chosen configurations mostly do
 // (ld.global.nc.L1::no_allocate, under the same evict_first policy) instead of 43's strong loads
 // (ld.relaxed.gpu), the one difference between the two kinds of load no probe had isolated.
+// PART_MAJOR 1 numbers the blocks part-major (block = part x tiles + tile) instead of tile-major:
+// the GPU still hands them out as SMs free up, but the warps resident at once then read one or two
+// columns of every row, as 43's wave does, where tile-major short parts read a few tiles' rows
+// from end to end.
 // STAGGER 1 starts each warp at a window of its part that depends on its tile, wrapping round to
 // the part's start, so that the warps of a wave read different columns of their rows where 43's
 // (all at the same step of parts of the same length) read the same one.
 // Runs on shapes with K a multiple of 1024. Timed beside the floor by
 // scripts/probes/warps_in_flight.py and scripts/probes/bytes_in_flight.py (one and two windows),
-// half_windows.py, short_parts.py, scale_runs.py, nc_loads.py and staggered_windows.py; outputs
+// half_windows.py, short_parts.py, scale_runs.py, nc_loads.py, staggered_windows.py and
+// row_locality.py; outputs
 // in results/probes/<probe>-<gpu>.csv.
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
@@ -57,6 +62,9 @@ static_assert(WINDOWS_IN_FLIGHT == 1 || WINDOWS_IN_FLIGHT == 2, "WINDOWS_IN_FLIG
 #endif
 #ifndef NC_LOADS
 #define NC_LOADS 0
+#endif
+#ifndef PART_MAJOR
+#define PART_MAJOR 0
 #endif
 #ifndef STAGGER
 #define STAGGER 0
@@ -164,8 +172,14 @@ __global__ void read_warps_in_flight_kernel(const uint8_t* __restrict__ a, const
                                             __half* __restrict__ c, int m, int k,
                                             long long b_batch_stride, long long sfb_batch_stride, int splits) {
   const int lane = threadIdx.x;
+#if PART_MAJOR
+  const long long tiles = gridDim.x / splits;
+  const long long tile = blockIdx.x % tiles;
+  const int split = static_cast<int>(blockIdx.x / tiles);
+#else
   const long long tile = blockIdx.x / splits;
   const int split = blockIdx.x % splits;
+#endif
   const long long row0 = tile * ROWS_PER_WARP;
   const long long batch = row0 / m;
   const uint8_t* a_lane = a + row0 * (k / 2) + LANE_BYTES * lane;
