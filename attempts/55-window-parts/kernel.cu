@@ -266,6 +266,7 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
   if (lane == 0) arrived = atomicAdd(ws_count + tile, 1);
   if (__shfl_sync(0xFFFFFFFFu, arrived, 0) != parts - 1) return;
   __threadfence();
+  __syncwarp();  // orders lanes 1-3's reads after lane 0's atomic and fence (a shuffle orders no memory)
   if (lane < TILE_ROWS) {
     float* const first = ws_partial + static_cast<long long>(tile) * parts * TILE_ROWS + lane;
     float total = take(first);
