@@ -109,6 +109,8 @@ def strategies() -> dict:
     found["bulk-copy EVICT_FIRST=1"] = (STRATEGIES_DIR / "bulk_copy.cu", {"EVICT_FIRST": 1})
     found["bulk-copy PIECE_BYTES=32768,EVICT_FIRST=1"] = (STRATEGIES_DIR / "bulk_copy.cu",
                                                           {"PIECE_BYTES": 32768, "EVICT_FIRST": 1})
+    # 57's order with the floor's loads (ld.global.nc.L1::no_allocate) in place of 57's strong ones
+    found["tile-windows NC_LOADS=1"] = (STRATEGIES_DIR / "tile_windows.cu", {"NC_LOADS": 1})
     return found
 
 
