@@ -82,7 +82,7 @@ def cmd_floor(args):
     """99 against every other plain-read strategy, side by side; fails if one is faster."""
     require_gpu()
     gpu = sol.gpu_key(torch.cuda.get_device_name())
-    df = floor.compare()
+    df = floor.compare(shapes=shapes_of(args.shapes))
     table = floor.verdicts(df)
     print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
     print(f"recorded {len(df)} rows in {floor.record(gpu, df).relative_to(results.REPO)}")
@@ -164,6 +164,7 @@ def main(argv=None):
     p.add_argument("--no-record", dest="record", action="store_false")
     p.set_defaults(fn=cmd_latency)
     p = sub.add_parser("floor", help="99 against every other plain-read strategy")
+    p.add_argument("--shapes", nargs="+", default=list(SHAPE_SETS), choices=SHAPE_SETS)
     p.set_defaults(fn=cmd_floor)
     p = sub.add_parser("check", help="correctness of one attempt")
     p.add_argument("attempt")

@@ -21,7 +21,8 @@ means of every strategy move together by several percent from round to round (th
 1024x1024x1 failed a check that compared medians: floor and its own twin 2.9% apart); the
 ratio within a round cancels what the round shares. The check fails when some strategy beats the
 floor by more than TOLERANCE on some shape and mode. Rows go to results/<gpu>-floor.csv with each
-round's mean (each run replaces the last), and the table in docs/methodology.md is generated from
+round's mean (a run replaces the rows of the shapes it timed: the whole check at once, or by shape
+set where one sitting cannot hold it), and the table in docs/methodology.md is generated from
 them.
 """
 import itertools
@@ -197,9 +198,14 @@ def path(gpu: str):
 
 
 def record(gpu: str, df: pd.DataFrame):
-    """One comparison is one whole run: it replaces the previous one."""
+    """A comparison replaces the recorded rows of the shapes it timed, and keeps the others (a
+    check run by shape set, `python -m common.cli floor --shapes ...`, each row with its own
+    provenance); a check of every shape replaces the whole file."""
     RESULTS_DIR.mkdir(exist_ok=True)
-    df.to_csv(path(gpu), index=False, float_format="%.4f")
+    timed = set(zip(df.m, df.k, df.l))
+    old = load(gpu)
+    kept = old[[(m, k, l) not in timed for m, k, l in zip(old.m, old.k, old.l)]] if len(old) else old
+    pd.concat([kept, df], ignore_index=True)[COLUMNS].to_csv(path(gpu), index=False, float_format="%.4f")
     return path(gpu)
 
 

@@ -225,7 +225,8 @@ def floor_table(gpu: str) -> str:
         lines.append(f"| {r['shape']} | {r['mode']} | {r.floor_config} | {_fmt(r.floor_us, 2)} | "
                      f"{_fmt(r.floor_spread_pct, 1)}% | {r.best_other} | {_fmt(r.best_other_us, 2)} | "
                      f"{_fmt(r.floor_over_best, 3)} |")
-    first = df.iloc[0]
+    first = df.iloc[0].copy()
+    first["git_sha"] = ", ".join(sorted(df.git_sha.unique()))  # one per sitting of a check run by shape set
     lines.append(run_note(first, f"`make floor-check`, {int(first.rounds)} interleaved rounds per shape "
                                  f"and mode, each in a rotated order; times: median of the round means; "
                                  f"floor / it: median of the ratios within a round; strategies: "

@@ -86,3 +86,17 @@ def test_round_effects_separate_the_drift_every_strategy_shares_from_the_rest():
     noisy = [4.0, 4.2, 4.0, 4.2]
     noisy[0] = 4.2                                 # one strategy alone slow in round 0
     assert floor.round_effects(_check_rows(noisy, [2 * v for v in drift])).iloc[0].rest_sd_pct > 1
+
+
+def test_a_check_of_some_shapes_replaces_only_their_recorded_rows(tmp_path, monkeypatch):
+    monkeypatch.setattr(floor, "RESULTS_DIR", tmp_path)
+    monkeypatch.setattr(floor, "path", lambda gpu: tmp_path / f"{gpu}-floor.csv")
+
+    def rows(shapes, sha):
+        return pd.DataFrame([{**{c: "" for c in floor.COLUMNS}, "strategy": "floor", "m": m, "k": k, "l": l,
+                              "mode": "clean", "mean_us": 1.0, "git_sha": sha} for m, k, l in shapes])
+
+    floor.record("gpu", rows([(128, 1024, 1), (256, 2048, 2)], "first"))
+    floor.record("gpu", rows([(256, 2048, 2)], "second"))
+    recorded = floor.load("gpu").set_index(["m", "k", "l"]).git_sha
+    assert recorded.to_dict() == {(128, 1024, 1): "first", (256, 2048, 2): "second"}
