@@ -4,10 +4,12 @@ the fastest honest read (`make floor-check`, python -m common.cli floor).
 99 is one streaming read of the problem's bytes. No single launch configuration of it was within
 TOLERANCE of the best plain read on every shape and mode of the first floor checks (a wave more or
 less, or how the write-clear's dirty lines drain, moved the best one by 2-5%), so the floor of a
-shape and mode is 99 built in each of CONFIGS, the fastest of them there: `Floor` times every
-configuration per shape and mode and process in CHOICE_PASSES interleaved passes (CHOICE_SECONDS
-each) and keeps the one with the fastest median. A row of results/ names the configuration chosen (floor_config) and its
-build (floor_build).
+shape and mode is the fastest there of the candidates: 99 built in each of its configurations, and
+the plain reads in the kernels' own order (READ_ORDERS: 57's tile windows, which read as fast as 99
+on the H100's largest shape and up to 1.2% faster on the H200's). `Floor` times every candidate per
+shape and mode and process in CHOICE_PASSES interleaved passes (CHOICE_SECONDS each) and keeps the
+one with the fastest median. A row of results/ names the candidate chosen (floor_config: 99's
+defines that differ from its defaults, or a read strategy's name) and its build (floor_build).
 
 The check times that chosen floor beside every other plain-read strategy (each configuration on
 its own, other compile-time variants of 99, and the kernels in scripts/read_strategies/) in
@@ -63,21 +65,31 @@ def configs() -> dict:
     return found
 
 
-def build_ids() -> set:
-    """The builds a recorded floor may name (tests/test_history.py): one per configuration."""
+# Plain reads in the order of the kernels of record, chosen from beside 99: name -> (source, defines).
+READ_ORDERS = {"tile-windows": (STRATEGIES_DIR / "tile_windows.cu", None),
+               "tile-windows NC_LOADS=1": (STRATEGIES_DIR / "tile_windows.cu", {"NC_LOADS": 1})}
+
+
+def candidates() -> dict:
+    """floor_config name -> (source, defines): 99 in each configuration ("" for its defaults),
+    then READ_ORDERS."""
     source = attempts.find(NUMBER).source
-    return {build.build_id(build.build(source, defines)) for defines in configs().values()}
+    return {config: (source, defines) for config, defines in configs().items()} | READ_ORDERS
+
+
+def build_ids() -> set:
+    """The builds a recorded floor may name (tests/test_history.py): one per candidate."""
+    return {build.build_id(build.build(source, defines)) for source, defines in candidates().values()}
 
 
 class Floor:
-    """floor.kernel(data, shape, mode): 99 in its fastest configuration for that shape and mode,
-    chosen on first use in this process; the kernel carries .config and .build_id."""
+    """floor.kernel(data, shape, mode): the fastest candidate for that shape and mode, chosen on
+    first use in this process; the kernel carries .config and .build_id."""
 
     def __init__(self):
-        source = attempts.find(NUMBER).source
         self.kernels = {}
-        for config, defines in configs().items():
-            kernel = attempts.load_library(source, defines, f"{NUMBER} {config}".strip())
+        for config, (source, defines) in candidates().items():
+            kernel = attempts.load_library(source, defines, strategy_name(config))
             kernel.config = config
             self.kernels[config] = kernel
         self.default = self.kernels[""]
@@ -98,7 +110,7 @@ def strategies() -> dict:
     """name -> (source, defines): 99 in each configuration the floor chooses from, other
     compile-time variants of 99, and other kernels."""
     source = attempts.find(NUMBER).source
-    found = {f"{NUMBER} {config}".strip(): (source, defines) for config, defines in configs().items()}
+    found = {strategy_name(config): (source, defines) for config, defines in configs().items()}
     found |= {"99 UNROLL=16": (source, {"UNROLL": 16}),
               "99 MIN_BLOCKS=1": (source, {"MIN_BLOCKS": 1}),        # never fewer loads per thread
               "99 MIN_BLOCKS=1024": (source, {"MIN_BLOCKS": 1024})}
@@ -110,9 +122,14 @@ def strategies() -> dict:
     found["bulk-copy EVICT_FIRST=1"] = (STRATEGIES_DIR / "bulk_copy.cu", {"EVICT_FIRST": 1})
     found["bulk-copy PIECE_BYTES=32768,EVICT_FIRST=1"] = (STRATEGIES_DIR / "bulk_copy.cu",
                                                           {"PIECE_BYTES": 32768, "EVICT_FIRST": 1})
-    # 57's order with the floor's loads (ld.global.nc.L1::no_allocate) in place of 57's strong ones
-    found["tile-windows NC_LOADS=1"] = (STRATEGIES_DIR / "tile_windows.cu", {"NC_LOADS": 1})
-    return found
+    # the floor's read-order candidates, one of them with the floor's loads
+    # (ld.global.nc.L1::no_allocate) in place of 57's strong ones
+    return found | READ_ORDERS
+
+
+def strategy_name(config: str) -> str:
+    """A candidate's name among strategies(): "99 <config>" for 99's, a read order's own name."""
+    return config if config in READ_ORDERS else f"{NUMBER} {config}".strip()
 
 
 def compare(shapes=SHAPES, modes=MODES, rounds=ROUNDS, others=None) -> pd.DataFrame:
@@ -167,7 +184,7 @@ def verdicts(df: pd.DataFrame) -> pd.DataFrame:
         ratios = [paired_ratio(floor, other) for other in others.itertuples()]
         worst = max(range(len(ratios)), key=ratios.__getitem__)
         best = others.iloc[worst]
-        out.append({"shape": f"{m}x{k}x{l}", "mode": mode, "floor_config": floor.floor_config or "default",
+        out.append({"shape": f"{m}x{k}x{l}", "mode": mode, "floor_config": strategy_name(floor.floor_config),
                     "floor_us": floor.mean_us,
                     "floor_spread_pct": 100 * (floor.max_round_us - floor.min_round_us) / floor.mean_us,
                     "best_other": best.strategy, "best_other_us": best.mean_us,

@@ -219,7 +219,7 @@ def floor_table(gpu: str) -> str:
     if df.empty:
         return f"_No floor comparison recorded for {gpu} yet._"
     v = floor.verdicts(df)
-    lines = ["| shape | mode | floor: 99 in config | floor us | round spread | strategy closest to beating it | its us | floor / it, per round |",
+    lines = ["| shape | mode | floor: the chosen read | floor us | round spread | strategy closest to beating it | its us | floor / it, per round |",
              "|---|---|---|---:|---:|---|---:|---:|"]
     for _, r in v.iterrows():
         lines.append(f"| {r['shape']} | {r['mode']} | {r.floor_config} | {_fmt(r.floor_us, 2)} | "

@@ -63,7 +63,7 @@ def test_floor_holds_for_the_check_and_names_its_configuration():
     floors = floor.Floor()
     data = problem.generate_input(1024, 4096, 2, seed=0)
     chosen = floors.kernel(data, (1024, 4096, 2), "clean")
-    assert chosen.config in floor.configs() and chosen.build_id in floor.build_ids()
+    assert chosen.config in floor.candidates() and chosen.build_id in floor.build_ids()
     assert floors.kernel(data, (1024, 4096, 2), "clean") is chosen
 
 
