@@ -9,7 +9,8 @@ from common import attempts, build, floor
 
 CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
-PTX_DECODE = {"04", "05", "06", "06a", "07"}    # the attempts whose seed uses cvt.rn.f16x2.e2m1x2
+# the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
+HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -23,7 +24,7 @@ def test_builds_for_both_targets_and_reports_registers(attempt):
               f"{row.get('spill_stores', 0)}/{row.get('spill_loads', 0)} bytes spilled (st/ld)")
 
 
-@pytest.mark.parametrize("attempt", [a for a in CUDA_ATTEMPTS if a.number in PTX_DECODE],
+@pytest.mark.parametrize("attempt", [a for a in CUDA_ATTEMPTS if a.number in HW_FP4_ON_BLACKWELL],
                          ids=lambda a: a.name)
 def test_blackwell_build_uses_hardware_fp4_conversion_and_hopper_build_does_not(attempt):
     library = build.build(attempt.source)
