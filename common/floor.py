@@ -5,8 +5,8 @@ the fastest honest read (`make floor-check`, python -m common.cli floor).
 TOLERANCE of the best plain read on every shape and mode of the first floor checks (a wave more or
 less, or how the write-clear's dirty lines drain, moved the best one by 2-5%), so the floor of a
 shape and mode is the fastest there of the candidates: 99 built in each of its configurations, and
-the plain reads in the kernels' own order (READ_ORDERS: 57's tile windows, which read as fast as 99
-on the H100's largest shape and up to 1.2% faster on the H200's). `Floor` times every candidate per
+the plain reads in the kernels' own order (READ_ORDERS: 57's tile windows, which the read-order
+probe found as fast as 99 or a little faster on the largest shapes). `Floor` times every candidate per
 shape and mode and process in CHOICE_PASSES interleaved passes (CHOICE_SECONDS each) and keeps the
 one with the fastest median. A row of results/ names the candidate chosen (floor_config: 99's
 defines that differ from its defaults, or a read strategy's name) and its build (floor_build).

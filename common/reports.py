@@ -264,9 +264,9 @@ def probe_table(probe: str, gpu: str) -> str:
     for (m, k, l, mode), g in df.groupby(["m", "k", "l", "mode"], sort=False):
         x = g.set_index("strategy").x_floor
         f = g[g.strategy == "floor"].mean_us.iloc[0]
-        lines.append(f"| {m}x{k}x{l} | {mode} | {_fmt(f, 2)} | " + " | ".join(_fmt(x[o], 2) for o in orders) + " |")
+        lines.append(f"| {m}x{k}x{l} | {mode} | {_fmt(f, 2)} | " + " | ".join(_fmt(x[o], 3) for o in orders) + " |")
     lines.append(run_note(df.iloc[0], f"`python3 scripts/probes/{probe.replace('-', '_')}.py`; each order's "
-                          "time / the floor's, median over 9 rotated rounds (results/probes/)"))
+                          f"time / the floor's, median over {int(df.rounds.iloc[0])} rotated rounds (results/probes/)"))
     return "\n".join(lines)
 
 

@@ -16,10 +16,10 @@ from common.build import REPO  # noqa: E402
 from profiles.profile import REPORTS, STALL, kernel_summary, profile_command, raw_page  # noqa: E402
 
 
-def record(probe: str, others: dict, shapes: list) -> None:
+def record(probe: str, others: dict, shapes: list, modes=floor.MODES, rounds=floor.ROUNDS) -> None:
     """others: name -> (source, defines), as floor.compare takes them."""
     gpu = sol.gpu_key(torch.cuda.get_device_name())
-    df = floor.compare(shapes=shapes, others=others)
+    df = floor.compare(shapes=shapes, modes=modes, rounds=rounds, others=others)
     floors = df[df.strategy == "floor"].set_index(["m", "k", "l", "mode"])
     df["x_floor"] = [1 / floor.paired_ratio(floors.loc[(r.m, r.k, r.l, r.mode)], r) for r in df.itertuples()]
     out = RESULTS_DIR / "probes" / f"{probe}-{gpu}.csv"
