@@ -7,9 +7,12 @@ less, or how the write-clear's dirty lines drain, moved the best one by 2-5%), s
 shape and mode is the fastest there of the candidates: 99 built in each of its configurations, and
 the plain reads in the kernels' own order (READ_ORDERS: 57's tile windows, which the read-order
 probe found as fast as 99 or a little faster on the largest shapes). `Floor` times every candidate per
-shape and mode and process in CHOICE_PASSES interleaved passes (CHOICE_SECONDS each) and keeps the
-one with the fastest median. A row of results/ names the candidate chosen (floor_config: 99's
-defines that differ from its defaults, or a read strategy's name) and its build (floor_build).
+shape and mode and process in CHOICE_PASSES rotated passes (CHOICE_SECONDS each) and keeps the
+FINALISTS with the fastest medians: a run times each of them beside the kernel and divides by the
+faster (common/measure.py), since on a shape where several candidates lie within a percent three
+short passes can rank them wrongly. A row of results/ names the finalist that was faster beside
+the kernel (floor_config: 99's defines that differ from its defaults, or a read strategy's name)
+and its build (floor_build).
 
 The check times that chosen floor beside every other plain-read strategy (each configuration on
 its own, other compile-time variants of 99, and the kernels in scripts/read_strategies/) in
@@ -45,6 +48,7 @@ ROUNDS = 9
 ROUND_SECONDS = 0.1 / 3
 CHOICE_PASSES = 3
 CHOICE_SECONDS = 0.1 / 3
+FINALISTS = 2
 # The configurations the floor chooses from: every combination of these compile-time values of
 # 99 (the first in each list is 99's default). Named like a results row's config: the values that
 # differ from the default, by name.
@@ -83,8 +87,9 @@ def build_ids() -> set:
 
 
 class Floor:
-    """floor.kernel(data, shape, mode): the fastest candidate for that shape and mode, chosen on
-    first use in this process; the kernel carries .config and .build_id."""
+    """floor.finalists(data, shape, mode): the FINALISTS fastest candidates for that shape and
+    mode, fastest first, chosen on first use in this process; floor.kernel(...) the first of them.
+    Each kernel carries .config and .build_id."""
 
     def __init__(self):
         self.kernels = {}
@@ -95,15 +100,20 @@ class Floor:
         self.default = self.kernels[""]
         self._chosen = {}
 
-    def kernel(self, data, shape, mode):
+    def finalists(self, data, shape, mode) -> list:
         if (shape, mode) not in self._chosen:
             means = {config: [] for config in self.kernels}
-            for _ in range(CHOICE_PASSES):
-                for config, kernel in self.kernels.items():
+            for p in range(CHOICE_PASSES):
+                for config in rotated(list(self.kernels), p, CHOICE_PASSES):
+                    kernel = self.kernels[config]
                     means[config].append(time_call(kernel, data, mode, max_seconds=CHOICE_SECONDS).mean_us)
             medians = {config: statistics.median(values) for config, values in means.items()}
-            self._chosen[(shape, mode)] = self.kernels[min(medians, key=medians.get)]
+            ranked = sorted(medians, key=medians.get)
+            self._chosen[(shape, mode)] = [self.kernels[config] for config in ranked[:FINALISTS]]
         return self._chosen[(shape, mode)]
+
+    def kernel(self, data, shape, mode):
+        return self.finalists(data, shape, mode)[0]
 
 
 def strategies() -> dict:

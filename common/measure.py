@@ -1,10 +1,12 @@
 """Checking and timing attempts next to the floor: what `make attempt-NN` and `make bench` run.
 
-The floor (attempt 99 in its fastest configuration for the shape and mode, common/floor.py) is
-timed in the same process, on the same shape and mode, interleaved with the kernel: FLOOR_ROUNDS
-rounds of (floor, kernel), each a full `time_call`. The kernel's
-statistics pool its rounds; the floor is the median of its round means, so one disturbed round
-cannot move it (docs/methodology.md shows how much a floor taken once moved within a run).
+The floor (the fastest plain read for the shape and mode, common/floor.py) is timed in the same
+process, on the same shape and mode, interleaved with the kernel: FLOOR_ROUNDS rounds of (each of
+the floor's finalists, kernel), each a full `time_call`. The kernel's statistics pool its rounds;
+each finalist's time is the median of its round means, so one disturbed round cannot move it
+(docs/methodology.md shows how much a floor taken once moved within a run), and the floor is the
+faster finalist, so a choice made once per process from short passes cannot leave the kernel
+beside the slower of two close reads.
 A kernel measured below FLOOR_BROKEN times its floor stops the run: nothing is printed as a
 result and nothing is recorded, since either the floor or the timing is wrong.
 """
@@ -96,14 +98,16 @@ def warm_up(kernel, data, seconds=1.0):
     _warmed_up = True
 
 
-def time_beside_floor(kernel, floor_kernel, data, mode, nvtx_name=None, rounds=FLOOR_ROUNDS):
-    """(kernel timing pooled over the rounds, floor us = median of the floor's round means,
-    the floor's round means)."""
-    samples, floor_means = [], []
+def time_beside_floor(kernel, finalists, data, mode, nvtx_name=None, rounds=FLOOR_ROUNDS):
+    """(kernel timing pooled over the rounds, the faster finalist, its us = the median of its
+    round means, its round means)."""
+    samples, floor_means = [], [[] for _ in finalists]
     for _ in range(rounds):
-        floor_means.append(time_call(floor_kernel, data, mode, max_seconds=ROUND_SECONDS).mean_us)
+        for f, means in zip(finalists, floor_means):
+            means.append(time_call(f, data, mode, max_seconds=ROUND_SECONDS).mean_us)
         samples += time_call(kernel, data, mode, max_seconds=ROUND_SECONDS, nvtx_name=nvtx_name).samples
-    return Timing.of(samples), statistics.median(floor_means), floor_means
+    floor_us, fastest = min((statistics.median(means), i) for i, means in enumerate(floor_means))
+    return Timing.of(samples), finalists[fastest], floor_us, floor_means[fastest]
 
 
 def measure(attempts_to_run, shapes, modes, config_defines=None, record=True, floors=None):
@@ -138,14 +142,14 @@ def measure(attempts_to_run, shapes, modes, config_defines=None, record=True, fl
         for shape, mode in itertools.product(shapes, modes):
             data = INPUTS.get(shape)[0]
             name = f"{attempt.number} {'x'.join(map(str, shape))}"
-            floor_kernel = floors.kernel(data, shape, mode)
-            timed = floor_kernel if is_floor else kernel
             if is_floor:              # the floor against itself is 1 by definition
-                t = Timing.of(sum((time_call(timed, data, mode, max_seconds=ROUND_SECONDS,
+                floor_kernel = floors.kernel(data, shape, mode)
+                t = Timing.of(sum((time_call(floor_kernel, data, mode, max_seconds=ROUND_SECONDS,
                                              nvtx_name=name).samples for _ in range(FLOOR_ROUNDS)), []))
                 floor_us = t.mean_us
             else:
-                t, floor_us, floor_means = time_beside_floor(kernel, floor_kernel, data, mode, name)
+                t, floor_kernel, floor_us, floor_means = time_beside_floor(
+                    kernel, floors.finalists(data, shape, mode), data, mode, name)
                 if t.mean_us < FLOOR_BROKEN * floor_us:
                     raise FloorBroken(
                         f"the floor is broken: attempt {attempt.number} on {'x'.join(map(str, shape))} "
@@ -157,7 +161,7 @@ def measure(attempts_to_run, shapes, modes, config_defines=None, record=True, fl
                          "data": "gpumode", **t.stats(), "floor_us": floor_us,
                          "sol_us": sol.datasheet_sol_us(*shape, gpu),
                          "gb_s": sol.gbps(*shape, t.mean_us), "first_result_s": first_result_s,
-                         "build": timed.build_id,
+                         "build": (floor_kernel if is_floor else kernel).build_id,
                          "floor_config": floor_kernel.config, "floor_build": floor_kernel.build_id,
                          **results.provenance()})
     if rows:

@@ -65,6 +65,8 @@ def test_floor_holds_for_the_check_and_names_its_configuration():
     chosen = floors.kernel(data, (1024, 4096, 2), "clean")
     assert chosen.config in floor.candidates() and chosen.build_id in floor.build_ids()
     assert floors.kernel(data, (1024, 4096, 2), "clean") is chosen
+    finalists = floors.finalists(data, (1024, 4096, 2), "clean")
+    assert finalists[0] is chosen and len({k.config for k in finalists}) == floor.FINALISTS
 
 
 @gpu
