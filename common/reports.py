@@ -60,10 +60,17 @@ def _fmt(v, digits=1):
     return "-" if pd.isna(v) else f"{v:,.{digits}f}"
 
 
-def run_note(row, how: str) -> str:
-    """The provenance line under a table of one recorded run: GPU, software, commit, date, how."""
+def run_note(row, how: str, measured_at=None) -> str:
+    """The provenance line under a table of one recorded run: GPU, software, commit, date (or the
+    days of several timestamps), how."""
     return (f"\n_{row.gpu}, driver {row.driver}, CUDA {row.cuda}, torch {row.torch}, "
-            f"commit {row.git_sha}, {str(row.measured_at)[:10]}; {how}._")
+            f"commit {row.git_sha}, {days(row.measured_at if measured_at is None else measured_at)}; {how}._")
+
+
+def days(measured_at) -> str:
+    """The day of a timestamp, or the first to the last day of a list of them."""
+    found = sorted({str(t)[:10] for t in (measured_at if isinstance(measured_at, list) else [measured_at])})
+    return found[0] if len(found) == 1 else f"{found[0]} to {found[-1]}"
 
 
 def results_table(gpu: str | None = None) -> str:
@@ -100,7 +107,7 @@ def provenance_note(gpu: str) -> str:
     distinct = lambda col: ", ".join(sorted(set(map(str, df[col]))))  # noqa: E731
     return (f"\n_Measured by `make bench` on {distinct('gpu')}, driver {distinct('driver')}, "
             f"CUDA {distinct('cuda')}, torch {distinct('torch')}, commits {distinct('git_sha')}, "
-            f"{df.measured_at.min()[:10]} to {df.measured_at.max()[:10]}. Floor = attempt 99 "
+            f"{days(list(df.measured_at))}. Floor = attempt 99 "
             f"timed in the same run and mode; SoL = bytes / datasheet bandwidth. "
             f"Source: `results/{gpu}.csv`._\n")
 
@@ -230,7 +237,7 @@ def floor_table(gpu: str) -> str:
     lines.append(run_note(first, f"`make floor-check`, {int(first.rounds)} interleaved rounds per shape "
                                  f"and mode, each in a rotated order; times: median of the round means; "
                                  f"floor / it: median of the ratios within a round; strategies: "
-                                 f"{', '.join(sorted(df.strategy.unique()))}"))
+                                 f"{', '.join(sorted(df.strategy.unique()))}", list(df.measured_at)))
     return "\n".join(lines)
 
 
