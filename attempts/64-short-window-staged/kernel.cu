@@ -308,22 +308,16 @@ struct ShortWindow {
 };
 
 // An asynchronous copy of SIZE bytes into shared memory, or of none where !valid (zeros written,
-// nothing read; the source then points at the window's first bytes, inside the tensor). A and
-// its scales are read once, under evict_first as ld_stream_*; B is read by every tile.
-template <int SIZE, bool READ_ONCE>  // SIZE: 16 or 4
+// nothing read; the source then points at the window's first bytes, inside the tensor).
+// cp.async.cg (L2 only) takes 16 bytes; 4 need .ca. No L2 policy: with evict_first on A's copies
+// (as ld_stream_a), the first build stopped on an illegal instruction on the H100.
+template <int SIZE>  // 16 or 4
 __device__ __forceinline__ void stage(void* dst, const uint8_t* src, const uint8_t* first, bool valid) {
   const uint32_t to = static_cast<uint32_t>(__cvta_generic_to_shared(dst));
   const uint8_t* from = valid ? src : first;
   const int bytes = valid ? SIZE : 0;
-  // cp.async.cg (L2 only) takes 16 bytes; 4 need .ca.
-  if constexpr (SIZE == 16 && READ_ONCE) {
-    asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2, %3;\n"
-                 :: "r"(to), "l"(from), "r"(bytes), "l"(policy_evict_first()) : "memory");
-  } else if constexpr (SIZE == 16) {
+  if constexpr (SIZE == 16) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(to), "l"(from), "r"(bytes) : "memory");
-  } else if constexpr (READ_ONCE) {
-    asm volatile("cp.async.ca.shared.global.L2::cache_hint [%0], [%1], 4, %2, %3;\n"
-                 :: "r"(to), "l"(from), "r"(bytes), "l"(policy_evict_first()) : "memory");
   } else {
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" :: "r"(to), "l"(from), "r"(bytes) : "memory");
   }
@@ -339,16 +333,16 @@ __device__ __forceinline__ void stage_short_window(const LanePtrs& p, long long 
 #pragma unroll
   for (int r = 0; r < ROWS_PER_WARP; ++r) {
     const uint8_t* row = p.a + r * a_row_bytes + off;
-    stage<16, true>(&s.a[r][lane], row + 16 * lane, row, piece);
+    stage<16>(&s.a[r][lane], row + 16 * lane, row, piece);
   }
-  stage<16, false>(&s.b[lane], p.b + off + 16 * lane, p.b + off, piece);
+  stage<16>(&s.b[lane], p.b + off + 16 * lane, p.b + off, piece);
   if (lane < 16) {
 #pragma unroll
     for (int r = 0; r < ROWS_PER_WARP; ++r) {
       const uint8_t* row = p.sfa + r * sfa_row_bytes + sf_off;
-      stage<4, true>(&s.sfa[r][lane], row + 4 * lane, row, pair);
+      stage<4>(&s.sfa[r][lane], row + 4 * lane, row, pair);
     }
-    stage<4, false>(&s.sfb[lane], p.sfb + sf_off + 4 * lane, p.sfb + sf_off, pair);
+    stage<4>(&s.sfb[lane], p.sfb + sf_off + 4 * lane, p.sfb + sf_off, pair);
   }
 }
 
