@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
-from scripts.probes.probe import profile, profile_target, record  # noqa: E402
+from scripts.probes.probe import time_or_profile  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
 # name -> the probe's defines. "work 4" is about 43's and 50's instructions a byte, "work 8" about
@@ -37,14 +37,7 @@ def main():
     others = {name: (SOURCE, defines or None) for name, defines in RINGS.items()}
     others["43"] = (attempts.find("43").source, None)
     others["50"] = (attempts.find("50").source, None)
-    command = sys.argv[1] if len(sys.argv) > 1 else "time"
-    profiled = {name: others[name] for name in PROFILED}
-    if command == "profile":
-        profile("busy-ring", profiled, SHAPES, Path(__file__))
-    elif command == "target":
-        profile_target(profiled, SHAPES)
-    else:
-        record("busy-ring", others, SHAPES)
+    time_or_profile("busy-ring", others, {name: others[name] for name in PROFILED}, SHAPES, Path(__file__))
 
 
 if __name__ == "__main__":

@@ -65,3 +65,15 @@ def profile(probe: str, others: dict, shapes: list, script: Path) -> None:
     pd.DataFrame(rows).to_csv(out, index=False, float_format="%.4g")
     print(pd.DataFrame(rows)[["name", "shape", "duration_us", "dram_pct_of_peak", "issue_slot_util_pct",
                               "alu_pipe_pct", "stall_1", "stall_1_share_pct"]].to_string(index=False))
+
+
+def time_or_profile(probe: str, timed: dict, profiled: dict, shapes: list, script: Path) -> None:
+    """A probe script's command line: no argument times `timed` (record), `profile` runs Nsight
+    Compute on `profiled` through `script target`, which runs them (profile_target)."""
+    command = sys.argv[1] if len(sys.argv) > 1 else "time"
+    if command == "profile":
+        profile(probe, profiled, shapes, script)
+    elif command == "target":
+        profile_target(profiled, shapes)
+    else:
+        record(probe, timed, shapes)

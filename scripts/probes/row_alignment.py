@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts, floor  # noqa: E402
-from scripts.probes.probe import profile, profile_target, record  # noqa: E402
+from scripts.probes.probe import time_or_profile  # noqa: E402
 
 # K/2 mod 128: 0 (2048, a whole number of windows), 32 (2112, as the odd shapes), 64 (2176), and
 # 0 again with a short window (2304: 2 windows and a quarter).
@@ -29,15 +29,8 @@ def kernel(name):
 
 
 def main():
-    others = {name: kernel(name) for name in (*KERNELS, READ)}
-    command = sys.argv[1] if len(sys.argv) > 1 else "time"
-    profiled = {name: kernel(name) for name in PROFILED}
-    if command == "profile":
-        profile("row-alignment", profiled, SHAPES, Path(__file__))
-    elif command == "target":
-        profile_target(profiled, SHAPES)
-    else:
-        record("row-alignment", others, SHAPES)
+    time_or_profile("row-alignment", {name: kernel(name) for name in (*KERNELS, READ)},
+                    {name: kernel(name) for name in PROFILED}, SHAPES, Path(__file__))
 
 
 if __name__ == "__main__":
