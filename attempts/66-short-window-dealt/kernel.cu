@@ -1,8 +1,9 @@
-// 66 short-window-dealt: 65 with the short window's products dealt over the warp: a piece (a
-// row's 16 bytes at one lane's place in the window) per lane and round, ceil(lanes / 8) rounds of
-// one row, where 64 and 65 gave each lane its 4 rows at its own place, zeros past K: a full
-// window's instructions for as little as 32 bytes a row. The row-alignment probe (M = 8320, L = 2)
-// put the odd shapes' cliff there: K = 2304, rows on a line boundary, is as slow as K = 2112.
+// 66 short-window-dealt: 65 with the short window's products dealt over the warp where its pieces
+// fit it (K mod 1024 <= 256): a piece (a row's 16 bytes at one lane's place in the window) per
+// lane, one row's products a lane, where 64 and 65 gave each lane its 4 rows at its own place,
+// zeros past K: a full window's instructions for as little as 32 bytes a row. A longer short
+// window keeps 65's 4 rows a lane. The row-alignment probe (M = 8320, L = 2) put the odd shapes'
+// cliff there: K = 2304, rows on a line boundary, is as slow as K = 2112.
 // 65 short-window-parts: 64 with one-window parts where K has a short last window too. 61's rule
 // left them out because the short window took a warp of its own; in 64 it rides with the last
 // part, so K = 2112 splits into 2 parts as K = 2048 does. 8320x2112x2 ran one wave of 2 steps a
