@@ -29,8 +29,10 @@ FRESH = random.Random(RUN_SEED)
 
 # Shapes on which the dp4a attempts' warps step through several windows: 2176 tiles of 4 rows are
 # more than half of 132 SMs x 32 warps, so a warp owns its rows' whole K, 3 windows of 1024 (and a
-# short fourth at K = 3136). The task's shapes split K into parts of one or two windows.
-LONG_PARTS = [(4352, 3072, 2), (4352, 3136, 2)]
+# short fourth at K = 3136). The task's shapes split K into parts of one or two windows. K = 10240
+# is past the H100's one-window parts (61's rule), so that GPU too runs parts of several windows:
+# 4 parts of 2 or 3 windows for 1024 tiles, and whole rows of 10 windows and a short eleventh.
+LONG_PARTS = [(4352, 3072, 2), (4352, 3136, 2), (4096, 10240, 1), (4352, 10304, 2)]
 
 
 def fresh_shapes(count=3):
