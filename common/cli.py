@@ -47,7 +47,7 @@ def cmd_sweep(args):
         raise SystemExit(f"error: attempt {attempt.number} declares no sweep in its README")
     names = sorted(grid)
     require_gpu()
-    rows, floors = [], floor.Floor()    # one floor, chosen once, for every configuration
+    rows, floors = [], floor.Floor(sol.gpu_key(torch.cuda.get_device_name()))  # chosen once, for every configuration
     for values in itertools.product(*(grid[n] for n in names)):
         rows += measure([attempt], problem.BENCHMARK_SHAPES, ["gpumode"],
                         config_defines=dict(zip(names, values)), floors=floors)

@@ -89,15 +89,19 @@ def build_ids() -> set:
 class Floor:
     """floor.finalists(data, shape, mode): the FINALISTS fastest candidates for that shape and
     mode, fastest first, chosen on first use in this process; floor.kernel(...) the first of them.
-    Each kernel carries .config and .build_id."""
+    Each kernel carries .config and .build_id. Given a GPU whose floor check is recorded, the
+    check's fastest candidate for the shape and mode is a finalist too (after the chosen ones):
+    the short choice passes can rank two candidates a percent apart wrongly, and once both
+    finalists were slower than the check's fastest (the H100's 57344x8192x1 in gpumode mode)."""
 
-    def __init__(self):
+    def __init__(self, gpu: str | None = None):
         self.kernels = {}
         for config, (source, defines) in candidates().items():
             kernel = attempts.load_library(source, defines, strategy_name(config))
             kernel.config = config
             self.kernels[config] = kernel
         self.default = self.kernels[""]
+        self._checked = checked_fastest(gpu) if gpu else {}
         self._chosen = {}
 
     def finalists(self, data, shape, mode) -> list:
@@ -108,12 +112,29 @@ class Floor:
                     kernel = self.kernels[config]
                     means[config].append(time_call(kernel, data, mode, max_seconds=CHOICE_SECONDS).mean_us)
             medians = {config: statistics.median(values) for config, values in means.items()}
-            ranked = sorted(medians, key=medians.get)
-            self._chosen[(shape, mode)] = [self.kernels[config] for config in ranked[:FINALISTS]]
+            chosen = sorted(medians, key=medians.get)[:FINALISTS]
+            checked = self._checked.get((*shape, mode))
+            if checked is not None and checked not in chosen:
+                chosen.append(checked)
+            self._chosen[(shape, mode)] = [self.kernels[config] for config in chosen]
         return self._chosen[(shape, mode)]
 
     def kernel(self, data, shape, mode):
         return self.finalists(data, shape, mode)[0]
+
+
+def checked_fastest(gpu: str) -> dict:
+    """(m, k, l, mode) -> the candidate (its config) that the recorded floor check found fastest
+    there, among the candidates and the check's chosen floor; empty where nothing is recorded."""
+    names = {strategy_name(config): config for config in candidates()}
+    rows = load(gpu)
+    rows = rows[rows.strategy.isin(names) | (rows.strategy == "floor")]
+    fastest = {}
+    for (m, k, l, mode), group in rows.groupby(["m", "k", "l", "mode"]):
+        best = group.loc[pd.to_numeric(group.mean_us).idxmin()]
+        # the check's "floor" row is the candidate named in its floor_config
+        fastest[(int(m), int(k), int(l), mode)] = best.floor_config if best.strategy == "floor" else names[best.strategy]
+    return fastest
 
 
 def strategies() -> dict:

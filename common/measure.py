@@ -117,7 +117,7 @@ def measure(attempts_to_run, shapes, modes, config_defines=None, record=True, fl
     require_healthy_timing()
     gpu = sol.gpu_key(torch.cuda.get_device_name())
     rows, failed = [], []
-    floors = floors or floor.Floor()
+    floors = floors or floor.Floor(gpu)
     warm_up(floors.default, INPUTS.get(shapes[0])[0])
     config = ",".join(f"{k}={v}" for k, v in sorted((config_defines or {}).items()))
     capability = torch.cuda.get_device_capability()

@@ -31,6 +31,29 @@ def test_the_floor_keeps_the_configuration_fastest_over_its_passes_not_in_one(mo
     assert set(calls.values()) == {floor.CHOICE_PASSES}
 
 
+def test_the_floor_checks_fastest_candidate_is_always_a_finalist(monkeypatch):
+    # The passes rank "" and "LOAD_HINT=2" first; the recorded check found "tile-windows" fastest
+    # on this shape and mode (and 99's default on another, through its "floor" row): it is timed
+    # beside the kernel too, after the chosen two, and nothing is added where it was chosen.
+    monkeypatch.setattr(floor.attempts, "load_library",
+                        lambda source, defines, name: SimpleNamespace(name=name))
+    passes = {"": 5.0, "LOAD_HINT=2": 5.5}
+    monkeypatch.setattr(floor, "time_call", lambda kernel, data, mode, max_seconds:
+                        SimpleNamespace(mean_us=passes.get(kernel.config, 7.0)))
+    check = [("floor", "tile-windows", 96.0), ("tile-windows", "tile-windows", 95.2),
+             ("99", "tile-windows", 97.0), ("bulk-copy", "tile-windows", 90.0)]   # not a candidate
+    rows = [{"strategy": s, "m": 57344, "k": 8192, "l": 1, "mode": "gpumode", "floor_config": c, "mean_us": us}
+            for s, c, us in check]
+    rows += [{"strategy": "floor", "m": 128, "k": 256, "l": 1, "mode": "clean", "floor_config": "", "mean_us": 2.0},
+             {"strategy": "99 UNROLL=4", "m": 128, "k": 256, "l": 1, "mode": "clean", "floor_config": "", "mean_us": 2.1}]
+    monkeypatch.setattr(floor, "load", lambda gpu: pd.DataFrame(rows))
+    floors = floor.Floor("h100")
+    assert [k.config for k in floors.finalists(None, (57344, 8192, 1), "gpumode")] == ["", "LOAD_HINT=2", "tile-windows"]
+    assert [k.config for k in floors.finalists(None, (128, 256, 1), "clean")] == ["", "LOAD_HINT=2"]
+    assert [k.config for k in floors.finalists(None, (128, 512, 1), "clean")] == ["", "LOAD_HINT=2"]
+    assert [k.config for k in floor.Floor().finalists(None, (57344, 8192, 1), "gpumode")] == ["", "LOAD_HINT=2"]
+
+
 def test_a_run_divides_by_the_faster_finalist_timed_beside_the_kernel(monkeypatch):
     # The choice ranked "first" ahead of "second", but beside the kernel "second" is 1% faster:
     # the floor is "second", the median of its own rounds (one disturbed round does not move it).
