@@ -32,7 +32,8 @@ FRESH = random.Random(RUN_SEED)
 # short fourth at K = 3136). The task's shapes split K into parts of one or two windows. K = 10240
 # is past the H100's one-window parts (61's rule), so that GPU too runs parts of several windows:
 # 4 parts of 2 or 3 windows for 1024 tiles, and whole rows of 10 windows and a short eleventh.
-LONG_PARTS = [(4352, 3072, 2), (4352, 3136, 2), (4096, 10240, 1), (4352, 10304, 2)]
+# K = 12288 over 3 batches: 72's window jobs on both GPUs, their tiles numbered across batches.
+LONG_PARTS = [(4352, 3072, 2), (4352, 3136, 2), (4096, 10240, 1), (4352, 10304, 2), (1024, 12288, 3)]
 
 
 def fresh_shapes(count=3):
