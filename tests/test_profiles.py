@@ -45,6 +45,19 @@ def test_several_kernels_per_call_add_up_and_keep_the_longest_kernels_character(
     assert df.dram_pct_of_peak.iloc[0] == pytest.approx((50 * 40 + 2 * 2) / 42)   # time-weighted
 
 
+MARK = '"void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>",2000,0,0,0,10,1,16,0'
+
+
+def test_marked_calls_may_launch_different_numbers_of_kernels(monkeypatch):
+    fake_report(monkeypatch, [MARK, MAIN, FINISH, MARK, MAIN, MARK, MAIN, FINISH])
+    df = profile.summarize(Path("report"), "h100")
+    assert list(df.kernels) == [2, 1, 2] and set(df.kernel) == {"main"}
+    assert df.duration_us.tolist() == [42.0, 40.0, 42.0]               # the markers left out
+    fake_report(monkeypatch, [MARK, MAIN, MARK, MAIN, MAIN])
+    with pytest.raises(RuntimeError, match="marked calls"):
+        profile.summarize(Path("report"), "h100")
+
+
 def test_a_kernel_without_global_load_requests_has_no_sectors_per_request(monkeypatch):
     loads = ["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"]
     fake_report(monkeypatch, [MAIN + ",0,0"] * 3, COLUMNS + loads)   # TMA loads: no LSU requests
