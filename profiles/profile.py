@@ -181,6 +181,7 @@ def summarize(report: Path, gpu: str) -> pd.DataFrame:
         weights = kernels.duration_us / kernels.duration_us.sum()
         row |= {c: kernels[c].sum() for c in SUMMED}
         row |= {c: (kernels[c] * weights).sum(min_count=1) for c in TIME_WEIGHTED}   # NaN if absent
+        row["longest_kernel_us"] = kernels.duration_us.max()        # the main grid's own time
         rows.append({"shape": f"{m}x{k}x{l}", "kernels": len(call), **row})
     return pd.DataFrame(rows)
 

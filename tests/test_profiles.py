@@ -53,6 +53,7 @@ def test_marked_calls_may_launch_different_numbers_of_kernels(monkeypatch):
     df = profile.summarize(Path("report"), "h100")
     assert list(df.kernels) == [2, 1, 2] and set(df.kernel) == {"main"}
     assert df.duration_us.tolist() == [42.0, 40.0, 42.0]               # the markers left out
+    assert df.longest_kernel_us.tolist() == [40.0] * 3
     fake_report(monkeypatch, [MARK, MAIN, MARK, MAIN, MAIN])
     with pytest.raises(RuntimeError, match="marked calls"):
         profile.summarize(Path("report"), "h100")
