@@ -382,18 +382,13 @@ __device__ __forceinline__ void wait_short_window() {
 }
 
 // A full window into one of the ring's slots (the short window's layout, 32 lanes): each lane its
-// 16 bytes of each row and of B, and some lanes a quarter of the scales (scale_copy). A and the
-// scales under A's L2 evict_first policy, as ld_stream_a.
+// 16 bytes of each row and of B, and some lanes a quarter of the scales (scale_copy). No L2
+// policy: with A's evict_first (L2::cache_hint) the copies stop on an illegal instruction on the
+// H200, as 64's short-window copies did on the H100.
 __device__ __forceinline__ void copy16(void* dst, const uint8_t* src) {
   const uint32_t to = static_cast<uint32_t>(__cvta_generic_to_shared(dst));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(to), "l"(src) : "memory");
 }
-__device__ __forceinline__ void copy16_evict_first(void* dst, const uint8_t* src) {
-  const uint32_t to = static_cast<uint32_t>(__cvta_generic_to_shared(dst));
-  asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;\n"
-               :: "r"(to), "l"(src), "l"(policy_evict_first()) : "memory");
-}
-
 // The lane's 16-byte quarter of a window's scales, if it copies one: lanes 0-15 a quarter of row
 // lane / 4's 64 bytes, lanes 16-19 a quarter of B's; window 0's source, and the slot's offset.
 struct ScaleCopy {
@@ -416,10 +411,10 @@ __device__ __forceinline__ void stage_window(const LanePtrs& p, long long a_row_
                                              int window, int lane, ShortWindow& s) {
   const long long off = static_cast<long long>(window) * (WINDOW_K / 2);
 #pragma unroll
-  for (int r = 0; r < ROWS_PER_WARP; ++r) copy16_evict_first(&s.a[r][lane], p.a + r * a_row_bytes + off);
+  for (int r = 0; r < ROWS_PER_WARP; ++r) copy16(&s.a[r][lane], p.a + r * a_row_bytes + off);
   copy16(&s.b[lane], p.b + off);
-  if (scales.src != nullptr) {  // A's scales and B's both under evict_first: B's are 1/M of the bytes
-    copy16_evict_first(reinterpret_cast<uint8_t*>(&s) + scales.slot_offset, scales.src + window * (WINDOW_K / 16));
+  if (scales.src != nullptr) {
+    copy16(reinterpret_cast<uint8_t*>(&s) + scales.slot_offset, scales.src + window * (WINDOW_K / 16));
   }
 }
 
