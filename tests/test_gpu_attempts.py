@@ -33,7 +33,9 @@ FRESH = random.Random(RUN_SEED)
 # is past the H100's one-window parts (61's rule), so that GPU too runs parts of several windows:
 # 4 parts of 2 or 3 windows for 1024 tiles, and whole rows of 10 windows and a short eleventh.
 # K = 12288 over 3 batches: 72's window jobs on both GPUs, their tiles numbered across batches.
-LONG_PARTS = [(4352, 3072, 2), (4352, 3136, 2), (4096, 10240, 1), (4352, 10304, 2), (1024, 12288, 3)]
+# 300 batches of 32 tiles: 74's walk runs one block a batch (grid y 300), each group 4 tiles.
+LONG_PARTS = [(4352, 3072, 2), (4352, 3136, 2), (4096, 10240, 1), (4352, 10304, 2), (1024, 12288, 3),
+              (128, 2048, 300)]
 
 
 def fresh_shapes(count=3):
