@@ -33,9 +33,10 @@ FRESH = random.Random(RUN_SEED)
 # is past the H100's one-window parts (61's rule), so that GPU too runs parts of several windows:
 # 4 parts of 2 or 3 windows for 1024 tiles, and whole rows of 10 windows and a short eleventh.
 # K = 12288 over 3 batches: 72's window jobs on both GPUs, their tiles numbered across batches.
-# 300 batches of 32 tiles: 74's walk runs one block a batch (grid y 300), each group 4 tiles.
-LONG_PARTS = [(4352, 3072, 2), (4352, 3136, 2), (4096, 10240, 1), (4352, 10304, 2), (1024, 12288, 3),
-              (128, 2048, 300)]
+LONG_PARTS = [(4352, 3072, 2), (4352, 3136, 2), (4096, 10240, 1), (4352, 10304, 2), (1024, 12288, 3)]
+# 300 batches of 32 tiles: more batches than resident blocks, so 74's walk runs one block a batch
+# (grid y 300), each of its groups walking 4 tiles.
+MANY_BATCHES = [(128, 2048, 300)]
 
 
 def fresh_shapes(count=3):
@@ -60,7 +61,7 @@ def cases():
                 marks.append(pytest.mark.xfail(reason=attempt.expected_failures[data], strict=True))
             elif data not in attempt.correct_on:
                 continue
-            fixed = [(s, "x".join(map(str, s))) for s in problem.TEST_SHAPES + LONG_PARTS]
+            fixed = [(s, "x".join(map(str, s))) for s in problem.TEST_SHAPES + LONG_PARTS + MANY_BATCHES]
             fresh = [(s, f"fresh{i}") for i, s in enumerate(fresh_shapes(), 1)]
             for shape, slot in fixed + fresh:
                 seed = FRESH.randint(0, 2**31 - 1)
