@@ -37,6 +37,10 @@ LONG_PARTS = [(4352, 3072, 2), (4352, 3136, 2), (4096, 10240, 1), (4352, 10304, 
 # 300 batches of 32 tiles: more batches than resident blocks, so 74's walk runs one block a batch
 # (grid y 300), each of its groups walking 4 tiles.
 MANY_BATCHES = [(128, 2048, 300)]
+# Rows of 16 windows and more that a warp walks over several tiles: 76's rule sends them to the
+# walk on the H100 (4 tiles a warp over 2 batches; 5, the last step short, at 28 windows); the
+# H200 runs them in 70's split.
+LONG_ROWS = [(2048, 16384, 2), (2176, 28672, 1)]
 
 
 def fresh_shapes(count=3):
@@ -61,7 +65,7 @@ def cases():
                 marks.append(pytest.mark.xfail(reason=attempt.expected_failures[data], strict=True))
             elif data not in attempt.correct_on:
                 continue
-            fixed = [(s, "x".join(map(str, s))) for s in problem.TEST_SHAPES + LONG_PARTS + MANY_BATCHES]
+            fixed = [(s, "x".join(map(str, s))) for s in problem.TEST_SHAPES + LONG_PARTS + MANY_BATCHES + LONG_ROWS]
             fresh = [(s, f"fresh{i}") for i, s in enumerate(fresh_shapes(), 1)]
             for shape, slot in fixed + fresh:
                 seed = FRESH.randint(0, 2**31 - 1)
