@@ -12,6 +12,7 @@ results/<gpu>.csv without a config; SHAPE is any recorded shape (7168x16384x1, 1
 geomean means over the three benchmark shapes, MODE defaults to gpumode:
     us          mean time per call          floor     the floor (99) timed beside it
     x_floor     us / floor                  x_sol     us / datasheet speed of light
+    x_floor3    x_floor to three decimals (where a target's bound lies within the rounding)
     gb_s        problem bytes / time        speedup:NN   NN's time / this attempt's time
 `fig GPU ATTEMPT profile COLUMN [SHAPE]` reads profiles/<gpu>/<attempt>.csv (first benchmark
 shape by default); `fig GPU ATTEMPT stall-site SHAPE RANK` the share of all stall samples at the
@@ -81,6 +82,8 @@ def fig(gpu: str, attempt: str, quantity: str, where: str = "geomean", mode: str
         mine = _value(_rows(gpu, number, mode), "us", where, gpu, mode)
         theirs = _value(_rows(gpu, other, mode), "us", where, gpu, mode)
         return f"{theirs / mine:.2f}"
+    if quantity == "x_floor3":
+        return f"{_value(_rows(gpu, number, mode), 'x_floor', where, gpu, mode):.3f}"
     value = _value(_rows(gpu, number, mode), quantity, where, gpu, mode)
     if quantity in ("x_floor", "x_sol"):
         return f"{value:.2f}"
