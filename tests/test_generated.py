@@ -59,3 +59,10 @@ def test_a_figure_reads_a_shape_off_the_benchmark_and_a_geomean_only_the_benchma
     bench = rows[rows["shape"].isin(fragments.BENCH)]
     assert fragments.fig("h100", "26", "us", "geomean", "clean") == \
         f"{statistics.geometric_mean(bench.mean_us):,.2f}"
+
+
+def test_x_floor3_is_x_floor_to_three_decimals():
+    three = fragments.fig("h100", "26", "x_floor3", "geomean", "clean")
+    two = fragments.fig("h100", "26", "x_floor", "geomean", "clean")
+    assert len(three.split(".")[1]) == 3
+    assert abs(float(three) - float(two)) <= 0.0051
