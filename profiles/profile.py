@@ -3,6 +3,7 @@
     python profiles/profile.py run 07      # ncu on attempt 07, three benchmark shapes
     python profiles/profile.py run all     # every CUDA attempt, one ncu process each
     python profiles/profile.py summarize 07  # the summary again, from the report already in build/
+    python profiles/profile.py sites 76 7168x16384x1 walk   # where the warps of one kernel wait
 
 `run` launches ncu (full set, --clock-control none, never touching clocks) on this script's
 `target` command, which calls the attempt once per benchmark shape inside the NVTX range
@@ -10,6 +11,10 @@
 a one-element fill that marks where it starts). The full
 report stays in build/profiles/ (not in git); the summary goes to profiles/<gpu>/NN-slug.csv,
 and the generated tables and figures that read it (`make table`) are regenerated.
+
+`sites` reads the instruction-level samples (the report's source page, SASS) of the kernel whose
+name matches a pattern, launched by one benchmark shape's call, and writes its most sampled
+instructions to profiles/<gpu>/stall-sites/NN-slug.csv: where that kernel's warps wait, and why.
 """
 import argparse
 import io
@@ -186,6 +191,51 @@ def summarize(report: Path, gpu: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+SITES = 12          # instructions kept per kernel, most sampled first
+SITE_SAMPLES = "Warp Stall Sampling (All Samples)"
+SITE_REASONS = {"long_sb": "long_scoreboard", "short_sb": "short_scoreboard", "lg": "lg_throttle",   # as in
+                "mio": "mio_throttle", "math": "math_pipe_throttle", "no_inst": "no_instruction"}  # the summaries
+
+
+def stall_sites(source_page: str, shape: str, top: int = SITES) -> pd.DataFrame:
+    """The `top` most sampled instructions of a source page (`ncu --page source --csv --print-source
+    sass`, one kernel): share_pct of all the kernel's samples, issued or stalled, and the reason
+    sampled most often there."""
+    # One block per matching launch, each a '"Kernel Name",...' line, then the table; ncu 2025.3
+    # prints a kernel's block twice, identical.
+    blocks = {block.strip() for block in re.split(r'^"Kernel Name".*$', source_page, flags=re.M) if block.strip()}
+    if len(blocks) != 1:
+        raise ValueError(f"the source page holds {len(blocks)} different kernels; name one launch")
+    page = pd.read_csv(io.StringIO(blocks.pop()), thousands=",", na_values="-")
+    reasons = [c for c in page.columns if c.startswith("stall_") and not c.endswith("(Not Issued)")]
+    page[reasons] = page[reasons].fillna(0)
+    page["samples"] = page[SITE_SAMPLES].fillna(0)
+    top_rows = page.nlargest(top, "samples")
+    reason = top_rows[reasons].idxmax(axis=1)
+    return pd.DataFrame({
+        "shape": shape,
+        "sass": top_rows["Source"].str.strip(),
+        "stall_samples": top_rows["samples"].astype(int),
+        "share_pct": (100 * top_rows["samples"] / page["samples"].sum()).round(2),
+        "long_scoreboard_samples": top_rows["stall_long_sb"].astype(int),
+        "top_reason": [SITE_REASONS.get(r[len("stall_"):], r[len("stall_"):]) for r in reason],
+        "top_reason_samples": [int(top_rows.at[i, r]) for i, r in reason.items()],
+    })
+
+
+def write_sites(attempt, shape, kernel_pattern, gpu, out_dir, source_page=None):
+    """The stall sites of one kernel of the attempt's report (or of a source page exported before)."""
+    if source_page is None:
+        report = (REPORTS / gpu / attempt.name).with_suffix(".ncu-rep")
+        source_page = subprocess.run([shutil.which("ncu"), "--import", str(report), "--csv", "--page", "source",
+                                      "--print-source", "sass", "--kernel-name", f"regex:{kernel_pattern}"],
+                                     capture_output=True, text=True, check=True).stdout
+    sites = stall_sites(source_page, shape)
+    (out_dir / "stall-sites").mkdir(exist_ok=True)
+    sites.to_csv(out_dir / "stall-sites" / f"{attempt.name}.csv", index=False)
+    print(sites[["sass", "share_pct", "top_reason"]].to_string(index=False))
+
+
 def gpu_dirs():
     import torch
     if not torch.cuda.is_available():
@@ -224,7 +274,19 @@ def main():
     for name in ("run", "summarize", "target"):
         p = sub.add_parser(name)
         p.add_argument("attempt")
+    p = sub.add_parser("sites", help="the most sampled instructions of one kernel of a report in build/")
+    p.add_argument("attempt")
+    p.add_argument("shape", help="the benchmark shape whose call launches the kernel, e.g. 7168x16384x1")
+    p.add_argument("kernel", help="a pattern that only that kernel's name matches, e.g. walk")
+    p.add_argument("--gpu", help="with --source-page: the GPU the page came from (h100, h200)")
+    p.add_argument("--source-page", type=Path, help="a source page exported before, instead of the report")
     args = parser.parse_args()
+    if args.command == "sites":
+        page = args.source_page.read_text() if args.source_page else None
+        gpu, out_dir = (args.gpu, REPO / "profiles" / args.gpu) if page else gpu_dirs()
+        write_sites(attempts.find(args.attempt), args.shape, args.kernel, gpu, out_dir, page)
+        fragments.update_all()
+        return
     {"run": lambda: run(args.attempt), "summarize": lambda: run(args.attempt, profile=False),
      "target": lambda: target(args.attempt)}[args.command]()
 

@@ -92,3 +92,33 @@ def test_the_pipe_columns_are_read_and_are_nan_where_the_report_lacks_them(monke
     assert df.alu_pipe_pct.tolist() == [61.0] * 3 and df.fma_heavy_pipe_pct.tolist() == [30.0] * 3
     fake_report(monkeypatch, [MAIN] * 3)
     assert profile.summarize(Path("report"), "h100").alu_pipe_pct.isna().all()
+
+
+SOURCE_HEADER = ('"Address","Source","Warp Stall Sampling (All Samples)","# Samples","stall_long_sb","stall_short_sb",'
+                 '"stall_selected","stall_long_sb (Not Issued)"')
+
+
+def source_block(rows, kernel="walk_kernel(int)"):
+    """One kernel's block of `ncu --page source --csv --print-source sass`."""
+    return "\n".join([f'"Kernel Name","{kernel}",', SOURCE_HEADER] + rows)
+
+
+SITES_ROWS = ['"0x10","  LOP3.LUT R1, R2","60","60","55","0","5","50"',
+              '"0x20","  FADD R3, R3, R4","30","30","0","28","2","0"',
+              '"0x30","  EXIT","10","10","-","-","10","-"']
+
+
+def test_stall_sites_rank_the_instructions_by_samples_and_name_their_first_reason():
+    page = source_block(SITES_ROWS) + "\n" + source_block(SITES_ROWS)   # ncu prints a block twice
+    sites = profile.stall_sites(page, "7168x16384x1", top=2)
+    assert list(sites["sass"]) == ["LOP3.LUT R1, R2", "FADD R3, R3, R4"]
+    assert list(sites["share_pct"]) == [60.0, 30.0]                     # of all 100 samples
+    assert list(sites["top_reason"]) == ["long_scoreboard", "short_scoreboard"]
+    assert list(sites["top_reason_samples"]) == [55, 28]
+    assert list(sites["long_scoreboard_samples"]) == [55, 0]
+
+
+def test_stall_sites_refuse_a_page_of_several_launches():
+    other = [row.replace('"60","60","55"', '"61","61","56"') for row in SITES_ROWS]
+    with pytest.raises(ValueError, match="2 different kernels"):
+        profile.stall_sites(source_block(SITES_ROWS) + "\n" + source_block(other), "7168x16384x1")
