@@ -197,16 +197,17 @@ SITE_REASONS = {"long_sb": "long_scoreboard", "short_sb": "short_scoreboard", "l
                 "mio": "mio_throttle", "math": "math_pipe_throttle", "no_inst": "no_instruction"}  # the summaries
 
 
-def stall_sites(source_page: str, shape: str, top: int = SITES) -> pd.DataFrame:
-    """The `top` most sampled instructions of a source page (`ncu --page source --csv --print-source
-    sass`, one kernel): share_pct of all the kernel's samples, issued or stalled, and the reason
-    sampled most often there."""
-    # One block per matching launch, each a '"Kernel Name",...' line, then the table; ncu 2025.3
-    # prints a kernel's block twice, identical.
-    blocks = {block.strip() for block in re.split(r'^"Kernel Name".*$', source_page, flags=re.M) if block.strip()}
-    if len(blocks) != 1:
-        raise ValueError(f"the source page holds {len(blocks)} different kernels; name one launch")
-    page = pd.read_csv(io.StringIO(blocks.pop()), thousands=",", na_values="-")
+def stall_sites(source_page: str, shape: str, top: int = SITES, launch: int | None = None) -> pd.DataFrame:
+    """The `top` most sampled instructions of one launch on a source page (`ncu --page source --csv
+    --print-source sass`): share_pct of all that launch's samples, issued or stalled, and the reason
+    sampled most often there. `launch` picks one where the page holds several (0 the first)."""
+    # One block per matching launch, in launch order, each a '"Kernel Name",...' line and then the
+    # table; ncu 2025.3 prints each block twice, identical.
+    split = re.split(r'^"Kernel Name".*$', source_page, flags=re.M)
+    blocks = list(dict.fromkeys(block.strip() for block in split if block.strip()))
+    if launch is None and len(blocks) != 1:
+        raise ValueError(f"the source page holds {len(blocks)} different launches; name one")
+    page = pd.read_csv(io.StringIO(blocks[launch or 0]), thousands=",", na_values="-")
     reasons = [c for c in page.columns if c.startswith("stall_") and not c.endswith("(Not Issued)")]
     page[reasons] = page[reasons].fillna(0)
     page["samples"] = page[SITE_SAMPLES].fillna(0)
@@ -223,14 +224,14 @@ def stall_sites(source_page: str, shape: str, top: int = SITES) -> pd.DataFrame:
     })
 
 
-def write_sites(attempt, shape, kernel_pattern, gpu, out_dir, source_page=None):
+def write_sites(attempt, shape, kernel_pattern, gpu, out_dir, source_page=None, launch=None):
     """The stall sites of one kernel of the attempt's report (or of a source page exported before)."""
     if source_page is None:
         report = (REPORTS / gpu / attempt.name).with_suffix(".ncu-rep")
         source_page = subprocess.run([shutil.which("ncu"), "--import", str(report), "--csv", "--page", "source",
                                       "--print-source", "sass", "--kernel-name", f"regex:{kernel_pattern}"],
                                      capture_output=True, text=True, check=True).stdout
-    sites = stall_sites(source_page, shape)
+    sites = stall_sites(source_page, shape, launch=launch)
     (out_dir / "stall-sites").mkdir(exist_ok=True)
     sites.to_csv(out_dir / "stall-sites" / f"{attempt.name}.csv", index=False)
     print(sites[["sass", "share_pct", "top_reason"]].to_string(index=False))
@@ -280,11 +281,13 @@ def main():
     p.add_argument("kernel", help="a pattern that only that kernel's name matches, e.g. walk")
     p.add_argument("--gpu", help="with --source-page: the GPU the page came from (h100, h200)")
     p.add_argument("--source-page", type=Path, help="a source page exported before, instead of the report")
+    p.add_argument("--launch", type=int, help="where the pattern matches a kernel of every call: the "
+                   "shape's position among the benchmark shapes (0 the first)")
     args = parser.parse_args()
     if args.command == "sites":
         page = args.source_page.read_text() if args.source_page else None
         gpu, out_dir = (args.gpu, REPO / "profiles" / args.gpu) if page else gpu_dirs()
-        write_sites(attempts.find(args.attempt), args.shape, args.kernel, gpu, out_dir, page)
+        write_sites(attempts.find(args.attempt), args.shape, args.kernel, gpu, out_dir, page, args.launch)
         fragments.update_all()
         return
     {"run": lambda: run(args.attempt), "summarize": lambda: run(args.attempt, profile=False),

@@ -118,7 +118,10 @@ def test_stall_sites_rank_the_instructions_by_samples_and_name_their_first_reaso
     assert list(sites["long_scoreboard_samples"]) == [55, 0]
 
 
-def test_stall_sites_refuse_a_page_of_several_launches():
+def test_stall_sites_refuse_a_page_of_several_launches_unless_one_is_named():
     other = [row.replace('"60","60","55"', '"61","61","56"') for row in SITES_ROWS]
-    with pytest.raises(ValueError, match="2 different kernels"):
-        profile.stall_sites(source_block(SITES_ROWS) + "\n" + source_block(other), "7168x16384x1")
+    page = "\n".join([source_block(SITES_ROWS), source_block(SITES_ROWS), source_block(other), source_block(other)])
+    with pytest.raises(ValueError, match="2 different launches"):
+        profile.stall_sites(page, "7168x16384x1")
+    assert profile.stall_sites(page, "4096x7168x8", launch=1)["stall_samples"].iloc[0] == 61
+    assert profile.stall_sites(page, "7168x16384x1", launch=0)["stall_samples"].iloc[0] == 60
