@@ -207,6 +207,8 @@ def stall_sites(source_page: str, shape: str, top: int = SITES, launch: int | No
     blocks = list(dict.fromkeys(block.strip() for block in split if block.strip()))
     if launch is None and len(blocks) != 1:
         raise ValueError(f"the source page holds {len(blocks)} different launches; name one")
+    if launch is not None and not 0 <= launch < len(blocks):
+        raise ValueError(f"no launch {launch}: the source page holds {len(blocks)}")
     page = pd.read_csv(io.StringIO(blocks[launch or 0]), thousands=",", na_values="-")
     reasons = [c for c in page.columns if c.startswith("stall_") and not c.endswith("(Not Issued)")]
     page[reasons] = page[reasons].fillna(0)
@@ -284,6 +286,8 @@ def main():
     p.add_argument("--launch", type=int, help="where the pattern matches a kernel of every call: the "
                    "shape's position among the benchmark shapes (0 the first)")
     args = parser.parse_args()
+    if args.command == "sites" and args.source_page and not args.gpu:
+        parser.error("--source-page needs --gpu (the GPU the page came from)")
     if args.command == "sites":
         page = args.source_page.read_text() if args.source_page else None
         gpu, out_dir = (args.gpu, REPO / "profiles" / args.gpu) if page else gpu_dirs()

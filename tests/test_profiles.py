@@ -125,3 +125,5 @@ def test_stall_sites_refuse_a_page_of_several_launches_unless_one_is_named():
         profile.stall_sites(page, "7168x16384x1")
     assert profile.stall_sites(page, "4096x7168x8", launch=1)["stall_samples"].iloc[0] == 61
     assert profile.stall_sites(page, "7168x16384x1", launch=0)["stall_samples"].iloc[0] == 60
+    with pytest.raises(ValueError, match="no launch 2"):
+        profile.stall_sites(page, "7168x2048x4", launch=2)
