@@ -17,7 +17,10 @@ constexpr int MMA_ROWS = 16;              // the mma's M: lane (g, t) holds rows
 constexpr int TILE_ROWS = 2 * MMA_ROWS;   // two mma tiles a warp share each decoded chunk of B
 constexpr int LANE_ROWS = TILE_ROWS / 8;  // rows g, g + 8, g + 16, g + 24
 constexpr int CHUNK_K = 128;              // elements per row per chunk: 64 bytes, 16 per lane, 8 scale blocks
-constexpr int MAX_SPLITS = 1024 / 32;     // warps in a block of 1024 threads
+// Registers: a chunk's loads for 4 rows, B's decoded words and two mma tiles' fragments spill at
+// 64 (76's cap: blocks of up to 32 warps); at 80, none, and blocks of up to 24 warps fit an SM.
+constexpr int MAX_REGISTERS = 80;
+constexpr int MAX_SPLITS = 65536 / (MAX_REGISTERS * 32) / 4 * 4;  // warps in a block: 24
 constexpr int MAX_PARTS = 32;             // blocks a tile, the grid's third dimension (at most 64)
 
 __device__ __forceinline__ uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel) {
@@ -146,35 +149,31 @@ __device__ __forceinline__ void chunk_dot(uint32_t mag_lo, const ChunkLoads& ch,
   b_signed(ch.b.x >> 16, plus[0][1], minus[0][1]);
   b_signed(ch.b.y, plus[1][0], minus[1][0]);
   b_signed(ch.b.y >> 16, plus[1][1], minus[1][1]);
-  int d[2][2][4] = {};  // [mma tile][scale block][fragment]
-#pragma unroll
-  for (int w = 0; w < 4; ++w) {
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const uint4& lo4 = ch.a[2 * h];
-      const uint4& hi4 = ch.a[2 * h + 1];
-      const uint32_t lo = w == 0 ? lo4.x : w == 1 ? lo4.y : w == 2 ? lo4.z : lo4.w;
-      const uint32_t hi = w == 0 ? hi4.x : w == 1 ? hi4.y : w == 2 ? hi4.z : hi4.w;
-      const uint32_t lo_neg = lo ^ 0x88888888u, hi_neg = hi ^ 0x88888888u;
-      int (&dd)[4] = d[h][w / 2];
-      imma(dd, a_nonneg(mag_lo, lo), a_nonneg(mag_lo, hi), a_nonneg(mag_lo, lo_neg), a_nonneg(mag_lo, hi_neg),
-           plus[w & 1][0], minus[w & 1][0]);
-      // The upper nibbles come down by a multiply-high by 2^16, on the FMA pipe (76's reason).
-      imma(dd, a_nonneg(mag_lo, __umulhi(lo, 1u << 16)), a_nonneg(mag_lo, __umulhi(hi, 1u << 16)),
-           a_nonneg(mag_lo, __umulhi(lo_neg, 1u << 16)), a_nonneg(mag_lo, __umulhi(hi_neg, 1u << 16)),
-           plus[w & 1][1], minus[w & 1][1]);
-    }
-  }
   float2 sb = e4m3x2_to_float2(ch.sfb);
   sb.x *= 0.25f;  // the int8 operands are twice the e2m1 values
   sb.y *= 0.25f;
+  // One mma tile after the other: its A words and fragments are dead before the next one's begin.
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
+    const uint32_t lo4[4] = {ch.a[2 * h].x, ch.a[2 * h].y, ch.a[2 * h].z, ch.a[2 * h].w};
+    const uint32_t hi4[4] = {ch.a[2 * h + 1].x, ch.a[2 * h + 1].y, ch.a[2 * h + 1].z, ch.a[2 * h + 1].w};
+    int d[2][4] = {};  // [scale block][fragment]
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+      const uint32_t lo = lo4[w], hi = hi4[w];
+      const uint32_t lo_neg = lo ^ 0x88888888u, hi_neg = hi ^ 0x88888888u;
+      imma(d[w / 2], a_nonneg(mag_lo, lo), a_nonneg(mag_lo, hi), a_nonneg(mag_lo, lo_neg), a_nonneg(mag_lo, hi_neg),
+           plus[w & 1][0], minus[w & 1][0]);
+      // The upper nibbles come down by a multiply-high by 2^16, on the FMA pipe (76's reason).
+      imma(d[w / 2], a_nonneg(mag_lo, __umulhi(lo, 1u << 16)), a_nonneg(mag_lo, __umulhi(hi, 1u << 16)),
+           a_nonneg(mag_lo, __umulhi(lo_neg, 1u << 16)), a_nonneg(mag_lo, __umulhi(hi_neg, 1u << 16)),
+           plus[w & 1][1], minus[w & 1][1]);
+    }
     const float2 sa_lo = e4m3x2_to_float2(ch.sfa[2 * h]), sa_hi = e4m3x2_to_float2(ch.sfa[2 * h + 1]);
-    acc[2 * h] = fmaf(static_cast<float>(d[h][0][0]), sa_lo.x * sb.x, acc[2 * h]);
-    acc[2 * h] = fmaf(static_cast<float>(d[h][1][1]), sa_lo.y * sb.y, acc[2 * h]);
-    acc[2 * h + 1] = fmaf(static_cast<float>(d[h][0][2]), sa_hi.x * sb.x, acc[2 * h + 1]);
-    acc[2 * h + 1] = fmaf(static_cast<float>(d[h][1][3]), sa_hi.y * sb.y, acc[2 * h + 1]);
+    acc[2 * h] = fmaf(static_cast<float>(d[0][0]), sa_lo.x * sb.x, acc[2 * h]);
+    acc[2 * h] = fmaf(static_cast<float>(d[1][1]), sa_lo.y * sb.y, acc[2 * h]);
+    acc[2 * h + 1] = fmaf(static_cast<float>(d[0][2]), sa_hi.x * sb.x, acc[2 * h + 1]);
+    acc[2 * h + 1] = fmaf(static_cast<float>(d[1][3]), sa_hi.y * sb.y, acc[2 * h + 1]);
   }
 }
 
@@ -192,8 +191,8 @@ struct Workspace {
 // dispatch's division). Its warps' sums are added in shared memory in warp order; with one part the
 // block writes C, with several each block leaves its tile's row sums in the workspace and the last
 // to finish (a ticket from the tile's counter) adds the parts in part order and writes C, then
-// sets the counter back to zero. Bitwise repeatable: every sum has a fixed order.
-__global__ void __launch_bounds__(MAX_SPLITS * 32, 1)
+// sets the sums and the counter back to zero. Bitwise repeatable: every sum has a fixed order.
+__global__ void __maxnreg__(MAX_REGISTERS)
 nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
                   const uint8_t* __restrict__ sfa, const uint8_t* __restrict__ sfb,
                   __half* __restrict__ c, int m, int k,
@@ -275,13 +274,18 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
   if (threadIdx.x == 0) last_part = atomicAdd(&ws.counters[tile], 1u) == static_cast<unsigned>(parts - 1);
   __syncthreads();
   if (!last_part) return;
+  // The sums are zeroed as they are read, and the counter after them: a later call of another
+  // shape lays its counters over other bytes of the workspace, which must then be zeros too.
   if (row < TILE_ROWS) {
     __threadfence();
-    float sum = __ldcg(sums + row);  // L2, not a stale L1 line
-    for (int part = 1; part < parts; ++part) sum += __ldcg(sums + part * TILE_ROWS + row);
+    float sum = 0.0f;
+    for (int part = 0; part < parts; ++part) {
+      sum += __ldcg(sums + part * TILE_ROWS + row);  // L2, not a stale L1 line
+      sums[part * TILE_ROWS + row] = 0.0f;
+    }
     c[row0 + row] = __float2half_rn(sum);
   }
-  if (threadIdx.x == 0) ws.counters[tile] = 0;  // zero again for the next call
+  if (threadIdx.x == 0) ws.counters[tile] = 0;
 }
 
 static int sm_count() {
