@@ -18,8 +18,13 @@ from profiles.profile import REPORTS, STALL, kernel_summary, profile_command, ra
 
 def record(probe: str, others: dict, shapes: list, modes=floor.MODES, rounds=floor.ROUNDS) -> None:
     """others: name -> (source, defines), as floor.compare takes them."""
+    write(probe, floor.compare(shapes=shapes, modes=modes, rounds=rounds, others=others))
+
+
+def write(probe: str, df: pd.DataFrame) -> None:
+    """Each row's time over the floor's of its shape and mode (paired by round), recorded as
+    results/probes/<probe>-<gpu>.csv and printed."""
     gpu = sol.gpu_key(torch.cuda.get_device_name())
-    df = floor.compare(shapes=shapes, modes=modes, rounds=rounds, others=others)
     floors = df[df.strategy == "floor"].set_index(["m", "k", "l", "mode"])
     df["x_floor"] = [1 / floor.paired_ratio(floors.loc[(r.m, r.k, r.l, r.mode)], r) for r in df.itertuples()]
     out = RESULTS_DIR / "probes" / f"{probe}-{gpu}.csv"
