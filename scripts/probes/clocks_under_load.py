@@ -3,7 +3,7 @@ limit lowers its SM clock, and a kernel that keeps the integer pipes busy beside
 read draws more power than a read alone; at a lower clock the same instructions per byte take a
 larger share of the issue slots and the loads' latency in cycles falls behind.
 
-Each kernel runs back to back for RUN_SECONDS per shape (no clearing between calls: the shapes
+Each kernel runs back to back for RUN_SECONDS per shape, CALLS_PER_GRAPH calls a CUDA graph (no clearing between calls: the shapes
 are larger than L2, so every call streams A from DRAM) while nvidia-smi samples the SM and memory
 clocks, the power draw and the active clock-event reasons every SAMPLE_MS. The samples of the
 first SETTLE_SECONDS of a run are dropped. The kernels: the floor (its clean-mode choice), 76, and
@@ -13,6 +13,7 @@ the repository root on a GPU:
     python3 scripts/probes/clocks_under_load.py
 """
 import datetime
+import signal
 import subprocess
 import sys
 import time
@@ -30,14 +31,14 @@ SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (57344, 8192, 1)]   # A larger than
 RUN_SECONDS = 2.0
 SETTLE_SECONDS = 0.3
 SAMPLE_MS = 20
-CALLS_PER_SYNC = 200
+CALLS_PER_GRAPH = 500
 REASONS = "clocks_event_reasons.active"    # "clocks_throttle_reasons.active" before driver 535
 FIELDS = ["timestamp", "clocks.sm", "clocks.mem", "power.draw", REASONS]
 
 
-def sampler() -> subprocess.Popen:
+def sampler(log: Path) -> subprocess.Popen:
     return subprocess.Popen(["nvidia-smi", f"--query-gpu={','.join(FIELDS)}", "--format=csv,noheader,nounits",
-                             f"--loop-ms={SAMPLE_MS}"], stdout=subprocess.PIPE, text=True)
+                             f"--loop-ms={SAMPLE_MS}", f"--filename={log}"])
 
 
 def parse(lines: str) -> pd.DataFrame:
@@ -49,17 +50,32 @@ def parse(lines: str) -> pd.DataFrame:
     return df
 
 
+def graph_of(kernel, data) -> torch.cuda.CUDAGraph:
+    """CALLS_PER_GRAPH calls in one CUDA graph: launched from Python one at a time, the calls
+    would leave the GPU idle between them (the host takes longer per call than the GPU)."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        kernel(data)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(CALLS_PER_GRAPH):
+            kernel(data)
+    return graph
+
+
 def run_back_to_back(kernel, data) -> tuple:
     """(wall start, wall end, calls, GPU us per call) of RUN_SECONDS of calls."""
-    kernel(data)
+    graph = graph_of(kernel, data)
+    graph.replay()
     torch.cuda.synchronize()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     t0, calls = time.time(), 0
     start.record()
     while time.time() - t0 < RUN_SECONDS:
-        for _ in range(CALLS_PER_SYNC):
-            kernel(data)
-        calls += CALLS_PER_SYNC
+        graph.replay()
+        calls += CALLS_PER_GRAPH
         torch.cuda.synchronize()
     end.record()
     end.synchronize()
@@ -71,7 +87,9 @@ def main():
     floors = floor.Floor(gpu)
     kernels = {name: attempts.load_library(source, defines, name) for name, (source, defines) in KERNELS.items()}
     windows = []
-    smi = sampler()
+    log = RESULTS_DIR / "probes" / f"clocks-under-load-{gpu}.smi.log"
+    smi = sampler(log)
+    time.sleep(1.0)
     try:
         for shape in SHAPES:
             data = problem.generate_input(*shape, seed=problem.TASK_SEED)
@@ -81,8 +99,11 @@ def main():
                                 "t0": t0 + SETTLE_SECONDS, "t1": t1, "calls": calls, "us_per_call": us})
             del data
     finally:
-        smi.terminate()
-    samples = parse(smi.communicate()[0])
+        time.sleep(0.5)
+        smi.send_signal(signal.SIGINT)
+        smi.wait(timeout=10)
+    samples = parse(log.read_text())
+    log.unlink()
     rows = []
     for w in windows:
         s = samples[(samples.t >= w["t0"]) & (samples.t <= w["t1"])]
