@@ -277,6 +277,38 @@ def probe_table(probe: str, gpu: str) -> str:
     return "\n".join(lines)
 
 
+# nvidia-smi's clock-event reason bits (clocks_event_reasons.active), by name
+CLOCK_EVENTS = {0x1: "idle", 0x2: "application clocks", 0x4: "power cap", 0x8: "hardware slowdown",
+                0x20: "software thermal", 0x40: "hardware thermal", 0x80: "power brake"}
+
+
+def clock_events(reasons: str) -> str:
+    """'0x0...0;0x0...4' -> 'power cap': the reasons any sample had active, or 'none'."""
+    bits = 0
+    for value in str(reasons).split(";"):
+        bits |= int(value, 16) if value.startswith("0x") else 0
+    return ", ".join(name for bit, name in CLOCK_EVENTS.items() if bits & bit) or "none"
+
+
+def clocks_table(gpu: str) -> str:
+    """scripts/probes/clocks_under_load.py's run: each kernel back to back, with the SM clock and
+    the power draw nvidia-smi sampled meanwhile."""
+    path = results.RESULTS_DIR / "probes" / f"clocks-under-load-{gpu}.csv"
+    if not path.exists():
+        return f"_No clocks-under-load probe recorded for {gpu} yet._"
+    df = pd.read_csv(path, keep_default_na=False)
+    lines = ["| shape | kernel | calls | us a call | GB/s | SM MHz, mean (lowest) | power W, mean (highest) "
+             "| clock events |", "|---|---|---|---:|---:|---:|---:|:---|"]
+    for r in df.itertuples():
+        lines.append(f"| {r.m}x{r.k}x{r.l} | {r.strategy} | {r.run} | {_fmt(r.us_per_call, 2)} | {_fmt(r.gb_s, 0)} "
+                     f"| {_fmt(r.sm_mhz_mean, 0)} ({_fmt(r.sm_mhz_min, 0)}) "
+                     f"| {_fmt(r.power_w_mean, 0)} ({_fmt(r.power_w_max, 0)}) | {clock_events(r.event_reasons)} |")
+    lines.append(run_note(df.iloc[0], "`python3 scripts/probes/clocks_under_load.py`; two seconds a kernel "
+                          "back to back from a CUDA graph (no clearing) and two as the harness times it (clean); "
+                          "nvidia-smi sampled every 20 ms (results/probes/)"))
+    return "\n".join(lines)
+
+
 def probe_profile_table(probe: str, gpu: str) -> str:
     """A probe's Nsight Compute summary (profiles/<gpu>/probes/<probe>.csv, written by
     `python3 scripts/probes/<probe>.py profile`): one row per kernel and shape."""
@@ -383,6 +415,7 @@ TABLES = {
     "floor-rounds": floor_rounds_table,
     "probe": probe_table,
     "probe-profile": probe_profile_table,
+    "clocks": clocks_table,
     "latency": latency_table,
     "sweep": sweep_table,
     "shapes": shapes_table,

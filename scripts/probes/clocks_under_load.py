@@ -3,9 +3,11 @@ limit lowers its SM clock, and a kernel that keeps the integer pipes busy beside
 read draws more power than a read alone; at a lower clock the same instructions per byte take a
 larger share of the issue slots and the loads' latency in cycles falls behind.
 
-Each kernel runs back to back for RUN_SECONDS per shape, CALLS_PER_GRAPH calls a CUDA graph (no clearing between calls: the shapes
-are larger than L2, so every call streams A from DRAM) while nvidia-smi samples the SM and memory
-clocks, the power draw and the active clock-event reasons every SAMPLE_MS. The samples of the
+Each kernel runs for RUN_SECONDS per shape twice: back to back, CALLS_PER_GRAPH calls a CUDA
+graph (no clearing between calls: the shapes are larger than L2, so every call streams A from DRAM),
+and as the harness times it in clean mode (common/timing.py, a read of 256 MiB before each call),
+while nvidia-smi samples the SM and memory clocks, the power draw and the active clock-event
+reasons every SAMPLE_MS. The samples of the
 first SETTLE_SECONDS of a run are dropped. The kernels: the floor (its clean-mode choice), 76, and
 two plain reads (43's split and the tile-windows order: the warps-in-flight probe at 32 warps an
 SM and the floor check's read order). Records results/probes/clocks-under-load-<gpu>.csv. Run from
@@ -23,7 +25,7 @@ import pandas as pd
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts, floor, problem, results, sol  # noqa: E402
+from common import attempts, floor, problem, results, sol, timing  # noqa: E402
 from common.results import RESULTS_DIR  # noqa: E402
 from scripts.probes.warm_translations import KERNELS  # noqa: E402
 
@@ -82,6 +84,16 @@ def run_back_to_back(kernel, data) -> tuple:
     return t0, time.time(), calls, start.elapsed_time(end) * 1e3 / calls
 
 
+def run_as_timed(kernel, data) -> tuple:
+    """The same, as the harness times a call in clean mode (L2 cleared by a read before each)."""
+    t0 = time.time()
+    timed = timing.time_call(kernel, data, "clean", max_seconds=RUN_SECONDS, max_runs=10**7, rel_err=0)
+    return t0, time.time(), timed.runs, timed.mean_us
+
+
+RUNS = {"back to back": run_back_to_back, "timed, clean": run_as_timed}
+
+
 def main():
     gpu = sol.gpu_key(torch.cuda.get_device_name())
     floors = floor.Floor(gpu)
@@ -94,9 +106,10 @@ def main():
         for shape in SHAPES:
             data = problem.generate_input(*shape, seed=problem.TASK_SEED)
             for name, kernel in {"floor": floors.kernel(data, shape, "clean"), **kernels}.items():
-                t0, t1, calls, us = run_back_to_back(kernel, data)
-                windows.append({"strategy": name, "m": shape[0], "k": shape[1], "l": shape[2],
-                                "t0": t0 + SETTLE_SECONDS, "t1": t1, "calls": calls, "us_per_call": us})
+                for how, run in RUNS.items():
+                    t0, t1, calls, us = run(kernel, data)
+                    windows.append({"strategy": name, "m": shape[0], "k": shape[1], "l": shape[2], "run": how,
+                                    "t0": t0 + SETTLE_SECONDS, "t1": t1, "calls": calls, "us_per_call": us})
             del data
     finally:
         time.sleep(0.5)
@@ -117,7 +130,7 @@ def main():
     df = pd.DataFrame(rows)
     out = RESULTS_DIR / "probes" / f"clocks-under-load-{gpu}.csv"
     df.to_csv(out, index=False, float_format="%.4f")
-    print(df[["strategy", "m", "k", "l", "us_per_call", "gb_s", "samples", "sm_mhz_mean", "sm_mhz_min",
+    print(df[["strategy", "m", "k", "l", "run", "us_per_call", "gb_s", "samples", "sm_mhz_mean", "sm_mhz_min",
               "mem_mhz_mean", "power_w_mean", "power_w_max", "event_reasons"]].to_string(index=False))
     print(f"recorded {len(df)} rows in {out}")
 
