@@ -7,7 +7,7 @@ import sys
 import pytest
 import torch
 
-from common import attempts, cli, problem
+from common import attempts, cli, problem, reports
 from common.build import REPO
 
 
@@ -55,3 +55,11 @@ def test_gpu_test_ids_are_the_same_on_every_collection():
 def test_the_harness_is_an_installable_package():
     text = (REPO / "pyproject.toml").read_text()
     assert "[build-system]" in text and 'packages = ["common"]' in text
+
+
+def test_clock_events_names_every_reason_any_sample_had():
+    # results/probes/clocks-under-load-*.csv keep nvidia-smi's bit masks, one per sample seen
+    assert reports.clock_events("0x0000000000000000") == "none"
+    assert reports.clock_events("0x0000000000000000;0x0000000000000004") == "power cap"
+    assert reports.clock_events("0x0000000000000024") == "power cap, software thermal"
+    assert reports.clock_events("") == "none"
