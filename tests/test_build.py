@@ -132,9 +132,10 @@ def test_the_load_probes_keep_eight_row_runs_in_flight_without_spilling(probe, v
 @pytest.mark.parametrize("probe, variant, load", [
     ("nc_loads", "non-coherent loads (the floor's)", "LDG.E.NA.128.CONSTANT"),
     ("staggered_windows", "staggered windows", "LDG.E.128.STRONG"),
-    ("row_locality", "parts of 1, part-major", "LDG.E.128.STRONG")])
+    ("row_locality", "parts of 1, part-major", "LDG.E.128.STRONG"),
+    ("l2_fetch_size", "A and scales .L2::256B", "LDG.E.LTC256B.128.STRONG")])
 def test_the_one_window_load_probes_keep_a_windows_four_row_runs_in_flight(probe, variant, load):
-    # nc_loads.py, staggered_windows.py and row_locality.py change one thing in 43's loads alone; a build that
+    # nc_loads.py, staggered_windows.py, row_locality.py and l2_fetch_size.py change one thing in 43's loads alone; a build that
     # issued fewer of a window's 4 row runs before waiting, or lost 32 warps an SM, would time
     # something else as well
     script = _probe_script(probe)

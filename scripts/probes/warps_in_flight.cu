@@ -34,10 +34,13 @@
 // STAGGER 1 starts each warp at a window of its part that depends on its tile, wrapping round to
 // the part's start, so that the warps of a wave read different columns of their rows where 43's
 // (all at the same step of parts of the same length) read the same one.
+// L2_FETCH 1 adds `.L2::256B` to A's loads (L2 fetches the aligned 256 bytes around a miss from
+// DRAM, not only the sectors asked for); 2 to its scales' loads as well, whose 64 bytes a row a
+// window would then bring the row's next three windows' scales into L2.
 // Runs on shapes with K a multiple of 1024. Timed beside the floor by
 // scripts/probes/warps_in_flight.py and scripts/probes/bytes_in_flight.py (one and two windows),
-// half_windows.py, short_parts.py, scale_runs.py, nc_loads.py, staggered_windows.py and
-// row_locality.py; outputs
+// half_windows.py, short_parts.py, scale_runs.py, nc_loads.py, staggered_windows.py,
+// row_locality.py and l2_fetch_size.py; outputs
 // in results/probes/<probe>-<gpu>.csv.
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
@@ -69,6 +72,9 @@ static_assert(WINDOWS_IN_FLIGHT == 1 || WINDOWS_IN_FLIGHT == 2, "WINDOWS_IN_FLIG
 #ifndef STAGGER
 #define STAGGER 0
 #endif
+#ifndef L2_FETCH
+#define L2_FETCH 0  // 1: A's loads with .L2::256B; 2: its scales' too
+#endif
 static_assert(!STAGGER || WINDOWS_IN_FLIGHT == 1, "STAGGER reads 43's windows one at a time");
 static_assert(!SCALE_RUNS || (WINDOWS_IN_FLIGHT == 1 && !HALF_WINDOWS), "SCALE_RUNS reads 43's windows one at a time");
 static_assert(SCALE_RUNS >= 0 && SCALE_RUNS <= 8, "a run is at most a lane's 16 bytes a row: 8 windows");
@@ -97,6 +103,16 @@ constexpr uint32_t kMagic = 0x9E3779B9u;
 #else
 #define LD_STREAM "ld.relaxed.gpu.global"
 #endif
+#if L2_FETCH >= 1
+#define A_FETCH ".L2::256B"
+#else
+#define A_FETCH ""
+#endif
+#if L2_FETCH >= 2
+#define SF_FETCH ".L2::256B"
+#else
+#define SF_FETCH ""
+#endif
 
 __device__ __forceinline__ uint64_t policy_evict_first() {
   uint64_t policy;
@@ -106,26 +122,26 @@ __device__ __forceinline__ uint64_t policy_evict_first() {
 #if HALF_WINDOWS
 __device__ __forceinline__ uint2 ld_stream_a(const uint8_t* p) {
   uint2 v;
-  asm volatile(LD_STREAM ".L2::cache_hint.v2.u32 {%0, %1}, [%2], %3;"
+  asm volatile(LD_STREAM ".L2::cache_hint" A_FETCH ".v2.u32 {%0, %1}, [%2], %3;"
                : "=r"(v.x), "=r"(v.y) : "l"(p), "l"(policy_evict_first()));
   return v;
 }
 __device__ __forceinline__ uint32_t ld_stream_sf(const uint8_t* p) {
   uint32_t v;
-  asm volatile(LD_STREAM ".L2::cache_hint.u8 %0, [%1], %2;"
+  asm volatile(LD_STREAM ".L2::cache_hint" SF_FETCH ".u8 %0, [%1], %2;"
                : "=r"(v) : "l"(p), "l"(policy_evict_first()));
   return v;
 }
 #else
 __device__ __forceinline__ uint4 ld_stream_a(const uint8_t* p) {
   uint4 v;
-  asm volatile(LD_STREAM ".L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+  asm volatile(LD_STREAM ".L2::cache_hint" A_FETCH ".v4.u32 {%0, %1, %2, %3}, [%4], %5;"
                : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p), "l"(policy_evict_first()));
   return v;
 }
 __device__ __forceinline__ uint32_t ld_stream_sf(const uint8_t* p) {
   unsigned short v;
-  asm volatile(LD_STREAM ".L2::cache_hint.u16 %0, [%1], %2;"
+  asm volatile(LD_STREAM ".L2::cache_hint" SF_FETCH ".u16 %0, [%1], %2;"
                : "=h"(v) : "l"(p), "l"(policy_evict_first()));
   return v;
 }
