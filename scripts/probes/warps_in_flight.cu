@@ -34,9 +34,10 @@
 // STAGGER 1 starts each warp at a window of its part that depends on its tile, wrapping round to
 // the part's start, so that the warps of a wave read different columns of their rows where 43's
 // (all at the same step of parts of the same length) read the same one.
-// L2_FETCH 1 adds `.L2::256B` to A's loads (L2 fetches the aligned 256 bytes around a miss from
-// DRAM, not only the sectors asked for); 2 to its scales' loads as well, whose 64 bytes a row a
-// window would then bring the row's next three windows' scales into L2.
+// A_FETCH_BYTES 128 or 256 adds `.L2::128B` or `.L2::256B` to A's loads (L2 fetches the aligned
+// 128 or 256 bytes around a miss from DRAM, not only the sectors asked for); SF_FETCH_BYTES to its
+// scales' loads, whose 64 bytes a row a window then bring the row's next one or three windows'
+// scales into L2.
 // Runs on shapes with K a multiple of 1024. Timed beside the floor by
 // scripts/probes/warps_in_flight.py and scripts/probes/bytes_in_flight.py (one and two windows),
 // half_windows.py, short_parts.py, scale_runs.py, nc_loads.py, staggered_windows.py,
@@ -72,8 +73,11 @@ static_assert(WINDOWS_IN_FLIGHT == 1 || WINDOWS_IN_FLIGHT == 2, "WINDOWS_IN_FLIG
 #ifndef STAGGER
 #define STAGGER 0
 #endif
-#ifndef L2_FETCH
-#define L2_FETCH 0  // 1: A's loads with .L2::256B; 2: its scales' too
+#ifndef A_FETCH_BYTES
+#define A_FETCH_BYTES 0  // 128 or 256: A's loads with .L2::128B or .L2::256B
+#endif
+#ifndef SF_FETCH_BYTES
+#define SF_FETCH_BYTES 0  // the same for its scales' loads
 #endif
 static_assert(!STAGGER || WINDOWS_IN_FLIGHT == 1, "STAGGER reads 43's windows one at a time");
 static_assert(!SCALE_RUNS || (WINDOWS_IN_FLIGHT == 1 && !HALF_WINDOWS), "SCALE_RUNS reads 43's windows one at a time");
@@ -103,16 +107,13 @@ constexpr uint32_t kMagic = 0x9E3779B9u;
 #else
 #define LD_STREAM "ld.relaxed.gpu.global"
 #endif
-#if L2_FETCH >= 1
-#define A_FETCH ".L2::256B"
-#else
-#define A_FETCH ""
-#endif
-#if L2_FETCH >= 2
-#define SF_FETCH ".L2::256B"
-#else
-#define SF_FETCH ""
-#endif
+#define FETCH_128 ".L2::128B"
+#define FETCH_256 ".L2::256B"
+#define FETCH_0 ""
+#define FETCH_OF(bytes) FETCH_OF_(bytes)
+#define FETCH_OF_(bytes) FETCH_##bytes
+#define A_FETCH FETCH_OF(A_FETCH_BYTES)
+#define SF_FETCH FETCH_OF(SF_FETCH_BYTES)
 
 __device__ __forceinline__ uint64_t policy_evict_first() {
   uint64_t policy;
