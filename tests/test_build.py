@@ -155,6 +155,16 @@ def test_the_copy_engine_probe_builds_without_spilling(copy):
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
 
 
+@pytest.mark.parametrize("variant", ["4 rows multiplied", "0 rows multiplied", "4 rows multiplied, scale runs",
+                                     "0 rows multiplied, scale runs"])
+def test_the_math_fraction_probe_builds_without_spilling(variant):
+    # scripts/probes/math_fraction.py compares 76's split with less of its math at 76's 32 warps an
+    # SM: more than 64 registers would lower that residency, a spill would time local memory
+    probe = _probe_script("math_fraction")
+    usage = build.resource_usage(build.build(probe.SOURCE, probe.VARIANTS[variant]))
+    assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
+
+
 @pytest.mark.parametrize("ring", ["self, work 8", "producer, work 8, 3 stages, 24 warps"])
 def test_the_busy_ring_probe_builds_without_spilling(ring):
     # scripts/probes/busy_ring.py produced results/probes/busy-ring-*.csv (section 14); its residency
