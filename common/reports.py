@@ -35,7 +35,7 @@ def main_rows(gpu: str, every_shape: bool = False) -> pd.DataFrame:
     df = results.load(gpu)
     df = df[(df.config == "") & (df.data == "gpumode") & (df.attempt != "launch-probe")]
     bench = {f"{m}x{k}x{l}" for m, k, l in problem.BENCHMARK_SHAPES}
-    df = df.assign(shape=df.apply(_shape, axis=1)) if len(df) else df.assign(shape=[])
+    df = df.assign(shape=df.m.astype(str) + "x" + df.k.astype(str) + "x" + df.l.astype(str))
     return df if every_shape else df[df["shape"].isin(bench)]
 
 

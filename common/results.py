@@ -69,6 +69,13 @@ def load(gpu: str) -> pd.DataFrame:
     path = results_path(gpu)
     if not path.exists():
         return pd.DataFrame(columns=COLUMNS)
+    return _parsed(path, path.stat().st_mtime_ns).copy()
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed(path: Path, mtime_ns: int) -> pd.DataFrame:
+    """The file as typed columns, parsed once per version of it: the generated documents ask for
+    it once per figure, thousands of times."""
     df = pd.read_csv(path, dtype=str, keep_default_na=False).reindex(columns=COLUMNS, fill_value="")
     numeric = [c for c in COLUMNS if c not in TEXT_COLUMNS]
     return df.assign(**{c: pd.to_numeric(df[c], errors="coerce") for c in numeric})
