@@ -76,6 +76,8 @@ def fig(gpu: str, attempt: str, quantity: str, where: str = "geomean", mode: str
         return profile_value(gpu, attempt, where, mode if mode != "gpumode" else BENCH[0])
     if quantity == "stall-site":
         return stall_site_share(gpu, attempt, where, int(mode))
+    if quantity.startswith("probe:"):
+        return probe_value(gpu, quantity.split(":", 1)[1], attempt.replace("_", " "), where, mode)
     number = attempts.find(attempt).number
     if quantity.startswith("speedup:"):
         other = attempts.find(quantity.split(":", 1)[1]).number
@@ -112,6 +114,20 @@ def stall_site_share(gpu: str, attempt: str, shape: str, rank: int) -> str:
     if len(sites) < rank:
         raise FragmentError(f"{path.relative_to(REPO)} has no site {rank} for {shape}")
     return sites["share_pct"].iloc[rank - 1]
+
+
+def probe_value(gpu: str, probe: str, strategy: str, shape: str, mode: str) -> str:
+    """One strategy's time over the floor's in a probe's run (results/probes/<probe>-<gpu>.csv),
+    as its table shows it. In a spec the strategy's spaces are written as underscores."""
+    path = results.RESULTS_DIR / "probes" / f"{probe}-{gpu}.csv"
+    if not path.exists():
+        raise FragmentError(f"no probe run {path.relative_to(REPO)}")
+    df = pd.read_csv(path, keep_default_na=False)
+    hit = df[(df.strategy == strategy) & (df.m.astype(str) + "x" + df.k.astype(str) + "x" + df.l.astype(str) == shape)
+             & (df["mode"] == mode)]
+    if hit.empty:
+        raise FragmentError(f"{path.relative_to(REPO)} has no {strategy!r} on {shape} {mode}")
+    return f"{float(hit.x_floor.iloc[0]):.3f}"
 
 
 def render(spec: str, path: Path) -> str:

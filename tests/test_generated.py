@@ -66,3 +66,15 @@ def test_x_floor3_is_x_floor_to_three_decimals():
     two = fragments.fig("h100", "26", "x_floor", "geomean", "clean")
     assert len(three.split(".")[1]) == 3
     assert abs(float(three) - float(two)) <= 0.0051
+
+
+def test_a_probe_figure_is_the_cell_its_probe_table_shows():
+    # strategy spaces as underscores in the spec; the value as the table prints it
+    value = fragments.fig("h200", "2_rows_multiplied", "probe:math-fraction", "7168x16384x1", "clean")
+    table = fragments.reports.probe_table("math-fraction", "h200")
+    row = next(line for line in table.splitlines() if line.startswith("| 7168x16384x1 | clean |"))
+    header = next(line for line in table.splitlines() if line.startswith("| shape |"))
+    column = [c.strip() for c in header.split("|")].index("2 rows multiplied")
+    assert value == [c.strip() for c in row.split("|")][column]
+    with pytest.raises(fragments.FragmentError):
+        fragments.fig("h200", "no_such_strategy", "probe:math-fraction", "7168x16384x1", "clean")
