@@ -114,12 +114,20 @@ def front_matter_errors(attempt: "Attempt") -> list[str]:
 
 
 def all_attempts() -> list[Attempt]:
+    return list(_scan(ATTEMPTS_DIR.stat().st_mtime_ns))
+
+
+@functools.lru_cache(maxsize=4)
+def _scan(version: int) -> tuple[Attempt, ...]:
+    """The attempts' directories, listed once per version of the folder (`version`, its mtime,
+    changes when one is added or removed): the generated documents look attempts up by number
+    thousands of times."""
     found = []
     for path in sorted(ATTEMPTS_DIR.iterdir()):
         if path.is_dir() and (path / "README.md").exists() and "-" in path.name:
             number, slug = path.name.split("-", 1)
             found.append(Attempt(number, slug, path))
-    return found
+    return tuple(found)
 
 
 def find(number: str) -> Attempt:

@@ -2,6 +2,7 @@
 common/fragments.py writes into the README, the attempts' READMEs and docs/ (`make table`).
 Nothing between the markers is typed by hand.
 """
+import functools
 import re
 import statistics
 
@@ -32,6 +33,18 @@ def timing_table(rows) -> str:
 def main_rows(gpu: str, every_shape: bool = False) -> pd.DataFrame:
     """An attempt's own rows (no sweep configurations, GPU MODE data), benchmark shapes only
     unless every_shape."""
+    return _main_rows(gpu, every_shape, _version(gpu)).copy()
+
+
+def _version(gpu: str) -> int:
+    """The results file's version (its mtime): what the caches below are keyed on, since the
+    generated documents ask for the same rows once per figure, thousands of times."""
+    path = results.results_path(gpu)
+    return path.stat().st_mtime_ns if path.exists() else 0
+
+
+@functools.lru_cache(maxsize=16)
+def _main_rows(gpu: str, every_shape: bool, version: int) -> pd.DataFrame:
     df = results.load(gpu)
     df = df[(df.config == "") & (df.data == "gpumode") & (df.attempt != "launch-probe")]
     bench = {f"{m}x{k}x{l}" for m, k, l in problem.BENCHMARK_SHAPES}
@@ -45,6 +58,11 @@ def _geomean(values) -> float:
 
 def summary(gpu: str) -> pd.DataFrame:
     """Per attempt and mode: geomean time, floor, SoL over the three benchmark shapes."""
+    return _summary(gpu, _version(gpu)).copy()
+
+
+@functools.lru_cache(maxsize=8)
+def _summary(gpu: str, version: int) -> pd.DataFrame:
     df = main_rows(gpu)
     out = []
     for (attempt, mode), g in df.groupby(["attempt", "mode"]):
