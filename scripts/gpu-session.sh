@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # What one call to the GPU machine runs: the steps named in STEPS (make targets), each logged
 # to $OUT/<step>.log, then results/ and profiles/ packed into $OUT/results.tgz.
-#   STEPS="test sweep-05 bench latency" NVFP4_GIT_SHA=$(git rev-parse --short=12 HEAD) scripts/gpu-session.sh
+#   STEPS="test sweep-05 bench latency" NVFP4_GIT_SHA=<sha> scripts/gpu-session.sh
+# with <sha> the local checkout's `git rev-parse --short=12 HEAD`, written out: the GPU machine's
+# copy of .git can name an older commit (docs/methodology.md, Provenance).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out}
