@@ -63,3 +63,13 @@ def test_clock_events_names_every_reason_any_sample_had():
     assert reports.clock_events("0x0000000000000000;0x0000000000000004") == "power cap"
     assert reports.clock_events("0x0000000000000024") == "power cap, software thermal"
     assert reports.clock_events("") == "none"
+
+
+def test_load_path_finds_76s_products_after_its_wait_for_a():
+    # 93 without the scale runs is 76's split kernel: its products all run once A has come
+    from scripts import load_path
+    counts = load_path.path_counts("93")
+    length, split, before, after = counts[next(n for n in counts if "ILb0ELb0E" in n)]
+    assert 0 < split < length
+    assert before["window_dot > rows_dot"] == 0 and after["window_dot > rows_dot"] > 100
+    assert before["window_dot > b_window"] > after["window_dot > b_window"]

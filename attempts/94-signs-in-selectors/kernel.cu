@@ -2,7 +2,7 @@
 // XOR-ed with its B word's sign bits, so that a nibble's sign bit says whether the product is
 // negative, and B is decoded as 2|b| and -2|b| alone (a mask and two look-ups a half-word, where
 // 93's signed decode took seven instructions): a window's loop is 8% shorter in SASS, its ALU pipe
-// work a fifth smaller. Section 48 puts the H200's gap in the products' instructions.
+// work a fifth smaller, though more of it runs after the wait for A (scripts/load_path.py).
 // 93 runs-by-rule: 92 with the scale runs only on GPUs with issue to spare per byte of DRAM
 // bandwidth (the H100), by the same test 61's rule makes for one-window parts; elsewhere (the
 // H200) the split reads each window's scales as 76 did. The probe math-fraction (closing-the-gap

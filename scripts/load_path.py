@@ -1,0 +1,125 @@
+"""Where a kernel's instructions sit against its wait for A, read from its sm_90a SASS (no GPU).
+
+For the main loop of each kernel in an attempt (its longest loop), counts the instructions before
+and after the first one that reads a register loaded from A (a 16-byte strong load: the dp4a
+kernels read A with ld.relaxed.gpu, B and the scales otherwise), grouped by the source function
+they were inlined from. The instructions after that point run once A has come and before the
+next window's loads go out: the path that closing-the-gap section 48 finds costly on the H200.
+
+    python3 scripts/load_path.py 93 94
+"""
+import collections
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import attempts, build  # noqa: E402
+
+A_LOAD = re.compile(r"LDG\.E\.128\.STRONG\S*\s+R(\d+)")
+INSTRUCTION = re.compile(r"\s+/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
+FUNCTION = re.compile(r"^(?:template <[^>]*>\s*)?__device__ __forceinline__ [\w:<>,& ]+?\b(\w+)\(", re.M)
+
+
+def functions(source: Path) -> list[tuple[int, int, str]]:
+    """(first line, last line, name) of each device function in the source."""
+    lines = source.read_text().split("\n")
+    spans = []
+    for match in FUNCTION.finditer(source.read_text()):
+        first = source.read_text().count("\n", 0, match.start()) + 1
+        last = next(i for i in range(first, len(lines) + 1) if lines[i - 1].startswith("}"))
+        spans.append((first, last, match.group(1)))
+    return spans
+
+
+def disassembly(number: str) -> str:
+    library = build.build(attempts.find(number).source, targets=(build.MEASURED_TARGET,))
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([build.cuda_tool("cuobjdump"), "-xelf", "all", str(library)], cwd=tmp,
+                       check=True, capture_output=True)
+        cubin = next(Path(tmp).glob("*.cubin"))
+        return subprocess.run([build.cuda_tool("nvdisasm"), "--print-line-info-inline", str(cubin)],
+                              check=True, capture_output=True, text=True).stdout
+
+
+def kernels(text: str, source_name: str):
+    """Per kernel: its instructions as (address, text, the source lines they were inlined from),
+    and its branch labels' addresses."""
+    for section in re.split(r"\n\s*\.section\s+\.text\.", text)[1:]:
+        name = section.split(",", 1)[0]
+        listing, chain, lines, labels, pending = [], [], [], {}, []
+        for line in section.split("\n"):
+            if re.match(r"\.L_x_\d+:", line):
+                pending.append(line.rstrip(":"))
+                continue
+            if "//## File" in line:
+                chain += [int(n) for n in re.findall(rf'{re.escape(source_name)}", line (\d+)', line)]
+                continue
+            match = INSTRUCTION.match(line)
+            if match:
+                lines = chain or lines   # an instruction without line info keeps the one before
+                chain = []
+                listing.append((int(match.group(1), 16), match.group(2), lines))
+                labels.update({label: listing[-1][0] for label in pending})
+                pending = []
+        yield name, listing, labels
+
+
+def main_loop(listing, labels):
+    """The longest stretch from a label back to a branch that jumps up to it."""
+    loops = []
+    for address, text, _ in listing:
+        target = re.search(r"\bBRA\s+`\((\.L_x_\d+)\)", text)
+        if target and labels.get(target.group(1), address) < address:
+            start = labels[target.group(1)]
+            loops.append([i for i in listing if start <= i[0] <= address])
+    return max(loops, key=len, default=[])
+
+
+def first_read_of_a(loop) -> int:
+    first = len(loop)
+    for i, (_, text, _) in enumerate(loop):
+        load = A_LOAD.match(text)
+        if not load:
+            continue
+        registers = {f"R{int(load.group(1)) + k}" for k in range(4)}
+        for j in range(i + 1, len(loop)):
+            sources = loop[j][1].split(",", 1)[1] if "," in loop[j][1] else ""
+            if any(re.search(rf"\b{r}\b", sources) for r in registers):
+                first = min(first, j)
+                break
+    return first
+
+
+def path_counts(number: str) -> dict:
+    """Per kernel with a loop: (main loop length, instructions before the first read of A,
+    Counter by origin before it, Counter by origin after it)."""
+    attempt = attempts.find(number)
+    spans = functions(attempt.source)
+
+    def origin(lines):   # the two outermost device functions the instruction was inlined from
+        names = [name for line in reversed(lines) for first, last, name in spans if first <= line <= last]
+        return " > ".join(list(dict.fromkeys(names))[:2]) or "kernel"
+    counts = {}
+    for name, listing, labels in kernels(disassembly(number), attempt.source.name):
+        loop = main_loop(listing, labels)
+        if loop:
+            split = first_read_of_a(loop)
+            counts[name] = (len(loop), split, collections.Counter(origin(lines) for _, _, lines in loop[:split]),
+                            collections.Counter(origin(lines) for _, _, lines in loop[split:]))
+    return counts
+
+
+def report(number: str) -> None:
+    for name, (length, split, before, after) in path_counts(number).items():
+        print(f"{attempts.find(number).name} {name}: main loop {length} instructions, {split} before "
+              f"the first read of A, {length - split} after")
+        for function in sorted(set(before) | set(after), key=lambda f: -after[f]):
+            print(f"  {function:40} before {before[function]:4}  after {after[function]:4}")
+
+
+if __name__ == "__main__":
+    for number in sys.argv[1:] or ["76"]:
+        report(number)
