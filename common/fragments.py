@@ -123,8 +123,7 @@ def probe_value(gpu: str, probe: str, strategy: str, shape: str, mode: str) -> s
     if not path.exists():
         raise FragmentError(f"no probe run {path.relative_to(REPO)}")
     df = pd.read_csv(path, keep_default_na=False)
-    hit = df[(df.strategy == strategy) & (df.m.astype(str) + "x" + df.k.astype(str) + "x" + df.l.astype(str) == shape)
-             & (df["mode"] == mode)]
+    hit = df[(df.strategy == strategy) & (reports.shape_column(df) == shape) & (df["mode"] == mode)]
     if hit.empty:
         raise FragmentError(f"{path.relative_to(REPO)} has no {strategy!r} on {shape} {mode}")
     return f"{float(hit.x_floor.iloc[0]):.3f}"

@@ -15,14 +15,15 @@ BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 GPUS = {"h100": "H100 80GB HBM3 (SXM)", "h200": "H200"}
 
 
-def _shape(row) -> str:
-    return f"{row['m']}x{row['k']}x{row['l']}"
+def shape_column(df: pd.DataFrame) -> pd.Series:
+    """'MxKxL' for each row of a table with m, k and l columns."""
+    return df.m.astype(str) + "x" + df.k.astype(str) + "x" + df.l.astype(str)
 
 
 def timing_table(rows) -> str:
     """The table `make attempt-NN` prints."""
     df = pd.DataFrame(rows)
-    df["shape"] = df.apply(_shape, axis=1)
+    df["shape"] = shape_column(df)
     df["x_floor"] = df.mean_us / df.floor_us
     df["x_sol"] = df.mean_us / df.sol_us
     cols = ["attempt", "shape", "mode", "mean_us", "median_us", "std_us", "runs", "floor_us",
@@ -33,22 +34,15 @@ def timing_table(rows) -> str:
 def main_rows(gpu: str, every_shape: bool = False) -> pd.DataFrame:
     """An attempt's own rows (no sweep configurations, GPU MODE data), benchmark shapes only
     unless every_shape."""
-    return _main_rows(gpu, every_shape, _version(gpu)).copy()
+    return _main_rows(gpu, every_shape, results.version(gpu)).copy()
 
 
-def _version(gpu: str) -> int:
-    """The results file's version (its mtime): what the caches below are keyed on, since the
-    generated documents ask for the same rows once per figure, thousands of times."""
-    path = results.results_path(gpu)
-    return path.stat().st_mtime_ns if path.exists() else 0
-
-
-@functools.lru_cache(maxsize=16)
-def _main_rows(gpu: str, every_shape: bool, version: int) -> pd.DataFrame:
+@functools.lru_cache(maxsize=16)   # keyed on the results file's version, as results.load is
+def _main_rows(gpu: str, every_shape: bool, version: tuple[int, int]) -> pd.DataFrame:
     df = results.load(gpu)
     df = df[(df.config == "") & (df.data == "gpumode") & (df.attempt != "launch-probe")]
     bench = {f"{m}x{k}x{l}" for m, k, l in problem.BENCHMARK_SHAPES}
-    df = df.assign(shape=df.m.astype(str) + "x" + df.k.astype(str) + "x" + df.l.astype(str))
+    df = df.assign(shape=shape_column(df))
     return df if every_shape else df[df["shape"].isin(bench)]
 
 
@@ -58,11 +52,11 @@ def _geomean(values) -> float:
 
 def summary(gpu: str) -> pd.DataFrame:
     """Per attempt and mode: geomean time, floor, SoL over the three benchmark shapes."""
-    return _summary(gpu, _version(gpu)).copy()
+    return _summary(gpu, results.version(gpu)).copy()
 
 
 @functools.lru_cache(maxsize=8)
-def _summary(gpu: str, version: int) -> pd.DataFrame:
+def _summary(gpu: str, version: tuple[int, int]) -> pd.DataFrame:
     df = main_rows(gpu)
     out = []
     for (attempt, mode), g in df.groupby(["attempt", "mode"]):
@@ -366,7 +360,7 @@ def shapes_table(gpu: str, *numbers: str) -> str:
     df = df[(df.config == "") & (df.data == "gpumode") & df.attempt.isin(numbers)]
     if df.empty:
         return f"_No rows of {', '.join(numbers)} recorded for {gpu} yet._"
-    df = df.assign(shape=df.apply(_shape, axis=1))
+    df = df.assign(shape=shape_column(df))
     lines = [f"{GPUS.get(gpu, gpu)}: mean us per call, and x the floor timed beside it", "",
              "| shape | " + " | ".join(f"{n} {mode}" for n in numbers for mode in ("gpumode", "clean")) + " |",
              "|---|" + "---:|" * (2 * len(numbers))]

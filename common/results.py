@@ -65,17 +65,30 @@ def results_path(gpu: str) -> Path:
     return RESULTS_DIR / f"{gpu}.csv"
 
 
-def load(gpu: str) -> pd.DataFrame:
+def version(gpu: str) -> tuple[int, int]:
+    """The results file's version (mtime and size), which keys the parsed copies kept for the
+    generated documents: they ask for the same rows once per figure, thousands of times."""
     path = results_path(gpu)
     if not path.exists():
-        return pd.DataFrame(columns=COLUMNS)
-    return _parsed(path, path.stat().st_mtime_ns).copy()
+        return (0, 0)
+    stat = path.stat()
+    return (stat.st_mtime_ns, stat.st_size)
+
+
+def load(gpu: str) -> pd.DataFrame:
+    """The recorded rows, typed (a copy of the parse kept for this version of the file)."""
+    return _cached(gpu, version(gpu)).copy()
 
 
 @functools.lru_cache(maxsize=8)
-def _parsed(path: Path, mtime_ns: int) -> pd.DataFrame:
-    """The file as typed columns, parsed once per version of it: the generated documents ask for
-    it once per figure, thousands of times."""
+def _cached(gpu: str, file_version: tuple[int, int]) -> pd.DataFrame:
+    return _read(gpu)
+
+
+def _read(gpu: str) -> pd.DataFrame:
+    path = results_path(gpu)
+    if not path.exists():
+        return pd.DataFrame(columns=COLUMNS)
     df = pd.read_csv(path, dtype=str, keep_default_na=False).reindex(columns=COLUMNS, fill_value="")
     numeric = [c for c in COLUMNS if c not in TEXT_COLUMNS]
     return df.assign(**{c: pd.to_numeric(df[c], errors="coerce") for c in numeric})
@@ -89,7 +102,7 @@ def gpus() -> list[str]:
 def record(gpu: str, rows: list[dict]) -> Path:
     """Append rows (each a measurement plus provenance), replacing rows with the same key."""
     new = pd.DataFrame(rows)[COLUMNS]
-    old = load(gpu)
+    old = _read(gpu)   # never a cached copy: what is on disk now is what the new rows join
     merged = pd.concat([old, new], ignore_index=True)
     merged = merged.drop_duplicates(subset=KEY, keep="last")
     merged = merged.sort_values(["attempt", "config", "data", "mode", "m", "k", "l"])

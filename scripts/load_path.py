@@ -25,10 +25,11 @@ FUNCTION = re.compile(r"^(?:template <[^>]*>\s*)?__device__ __forceinline__ [\w:
 
 def functions(source: Path) -> list[tuple[int, int, str]]:
     """(first line, last line, name) of each device function in the source."""
-    lines = source.read_text().split("\n")
+    text = source.read_text()
+    lines = text.split("\n")
     spans = []
-    for match in FUNCTION.finditer(source.read_text()):
-        first = source.read_text().count("\n", 0, match.start()) + 1
+    for match in FUNCTION.finditer(text):
+        first = text.count("\n", 0, match.start()) + 1
         last = next(i for i in range(first, len(lines) + 1) if lines[i - 1].startswith("}"))
         spans.append((first, last, match.group(1)))
     return spans
@@ -78,8 +79,10 @@ def main_loop(listing, labels):
     return max(loops, key=len, default=[])
 
 
-def first_read_of_a(loop) -> int:
-    first = len(loop)
+def first_read_of_a(loop) -> int | None:
+    """The index of the first instruction that reads a register loaded from A (None: no load of
+    A in the loop)."""
+    first = None
     for i, (_, text, _) in enumerate(loop):
         load = A_LOAD.match(text)
         if not load:
@@ -88,15 +91,17 @@ def first_read_of_a(loop) -> int:
         for j in range(i + 1, len(loop)):
             sources = loop[j][1].split(",", 1)[1] if "," in loop[j][1] else ""
             if any(re.search(rf"\b{r}\b", sources) for r in registers):
-                first = min(first, j)
+                first = j if first is None else min(first, j)
                 break
     return first
 
 
 def path_counts(number: str) -> dict:
-    """Per kernel with a loop: (main loop length, instructions before the first read of A,
+    """Per kernel whose main loop loads A: (main loop length, instructions before the first read of A,
     Counter by origin before it, Counter by origin after it)."""
     attempt = attempts.find(number)
+    if not attempt.is_cuda:
+        raise SystemExit(f"error: {attempt.name} is not a CUDA attempt: it has no SASS to read")
     spans = functions(attempt.source)
 
     def origin(lines):   # the two outermost device functions the instruction was inlined from
@@ -105,15 +110,18 @@ def path_counts(number: str) -> dict:
     counts = {}
     for name, listing, labels in kernels(disassembly(number), attempt.source.name):
         loop = main_loop(listing, labels)
-        if loop:
-            split = first_read_of_a(loop)
+        split = first_read_of_a(loop) if loop else None
+        if split is not None:
             counts[name] = (len(loop), split, collections.Counter(origin(lines) for _, _, lines in loop[:split]),
                             collections.Counter(origin(lines) for _, _, lines in loop[split:]))
     return counts
 
 
 def report(number: str) -> None:
-    for name, (length, split, before, after) in path_counts(number).items():
+    counts = path_counts(number)
+    if not counts:
+        print(f"{attempts.find(number).name}: no kernel loop that reads A with 16-byte strong loads")
+    for name, (length, split, before, after) in counts.items():
         print(f"{attempts.find(number).name} {name}: main loop {length} instructions, {split} before "
               f"the first read of A, {length - split} after")
         for function in sorted(set(before) | set(after), key=lambda f: -after[f]):
@@ -122,4 +130,7 @@ def report(number: str) -> None:
 
 if __name__ == "__main__":
     for number in sys.argv[1:] or ["76"]:
-        report(number)
+        try:
+            report(number)
+        except KeyError as e:
+            raise SystemExit(f"error: {e.args[0]}")

@@ -5,7 +5,7 @@ import statistics
 
 import pytest
 
-from common import fragments, results
+from common import fragments, reports, results
 from common.build import REPO
 
 # A figure with a unit of measurement: 52.7 us, 1,370 GB/s, 1.49x, 40.9%.
@@ -78,3 +78,18 @@ def test_a_probe_figure_is_the_cell_its_probe_table_shows():
     assert value == [c.strip() for c in row.split("|")][column]
     with pytest.raises(fragments.FragmentError):
         fragments.fig("h200", "no_such_strategy", "probe:math-fraction", "7168x16384x1", "clean")
+
+
+def test_the_kept_copies_of_the_results_follow_each_new_row(tmp_path, monkeypatch):
+    # results.load and reports.main_rows keep one parse per version of the file; a row recorded
+    # after a read must show in the next read, however soon it comes
+    monkeypatch.setattr(results, "RESULTS_DIR", tmp_path)
+    def row(m):
+        return {c: "" for c in results.COLUMNS} | {
+            "attempt": "76", "m": m, "k": 1024, "l": 1, "mode": "clean", "data": "gpumode",
+            "mean_us": 2.0, "floor_us": 1.0, "sol_us": 1.0, "runs": 10}
+    results.record("testgpu", [row(128)])
+    assert len(results.load("testgpu")) == 1 and len(reports.main_rows("testgpu", every_shape=True)) == 1
+    results.record("testgpu", [row(256)])
+    assert len(results.load("testgpu")) == 2
+    assert list(reports.main_rows("testgpu", every_shape=True)["shape"]) == ["128x1024x1", "256x1024x1"]

@@ -73,3 +73,9 @@ def test_load_path_finds_76s_products_after_its_wait_for_a():
     assert 0 < split < length
     assert before["window_dot > rows_dot"] == 0 and after["window_dot > rows_dot"] > 100
     assert before["window_dot > b_window"] > after["window_dot > b_window"]
+
+
+def test_load_path_refuses_an_attempt_without_sass_in_one_line():
+    out = subprocess.run([sys.executable, "scripts/load_path.py", "00a"], cwd=REPO, capture_output=True, text=True)
+    assert out.returncode != 0 and out.stderr.strip().splitlines() == [
+        "error: 00a-torch-eager is not a CUDA attempt: it has no SASS to read"]
