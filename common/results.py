@@ -36,14 +36,19 @@ def _run(*cmd) -> str:
 
 
 def git_sha() -> str:
-    """The commit measured: NVFP4_GIT_SHA where the tree travels without .git (GPU machine)."""
+    """The commit measured, with -dirty if the tree had uncommitted changes. Where the tree travels
+    without its own history (the GPU machine, whose .git is older than the tree), NVFP4_GIT_SHA
+    names the commit and NVFP4_GIT_DIRTY says whether the tree sent was clean (0) or not (1), as
+    the local checkout says; git is asked only where they are unset."""
     sha = os.environ.get("NVFP4_GIT_SHA") or _run("git", "rev-parse", "--short=12", "HEAD")
     if not sha:
         return "unknown"
-    # results/ is what a run writes, not what it measures
-    dirty = os.environ.get("NVFP4_GIT_DIRTY") or _run("git", "status", "--porcelain",
-                                                      "--untracked-files=no", "--", ".",
-                                                      ":(exclude)results")
+    flag = os.environ.get("NVFP4_GIT_DIRTY")
+    if flag is not None:
+        dirty = flag not in ("", "0")
+    else:   # results/ is what a run writes, not what it measures
+        dirty = bool(_run("git", "status", "--porcelain", "--untracked-files=no", "--", ".",
+                          ":(exclude)results"))
     return sha + ("-dirty" if dirty else "")
 
 

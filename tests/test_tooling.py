@@ -7,7 +7,7 @@ import sys
 import pytest
 import torch
 
-from common import attempts, cli, problem, reports
+from common import attempts, cli, problem, reports, results
 from common.build import REPO
 
 
@@ -79,3 +79,16 @@ def test_load_path_refuses_an_attempt_without_sass_in_one_line():
     out = subprocess.run([sys.executable, "scripts/load_path.py", "00a"], cwd=REPO, capture_output=True, text=True)
     assert out.returncode != 0 and out.stderr.strip().splitlines() == [
         "error: 00a-torch-eager is not a CUDA attempt: it has no SASS to read"]
+
+
+def test_the_commit_measured_takes_the_gpu_machines_word_for_clean_or_dirty(monkeypatch):
+    monkeypatch.setenv("NVFP4_GIT_SHA", "abc123")
+    monkeypatch.setattr(results, "_run", lambda *cmd: " M common/results.py")   # the stale .git
+    monkeypatch.setenv("NVFP4_GIT_DIRTY", "0")
+    assert results.git_sha() == "abc123"
+    monkeypatch.setenv("NVFP4_GIT_DIRTY", "1")
+    assert results.git_sha() == "abc123-dirty"
+    monkeypatch.delenv("NVFP4_GIT_DIRTY")
+    assert results.git_sha() == "abc123-dirty"
+    monkeypatch.setattr(results, "_run", lambda *cmd: "")
+    assert results.git_sha() == "abc123"
