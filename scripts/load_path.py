@@ -1,7 +1,8 @@
 """Where a kernel's instructions sit against its wait for A, read from its sm_90a SASS (no GPU).
 
-For the main loop of each kernel in an attempt (its longest loop), counts the instructions before
-and after the first one that reads a register loaded from A (a 16-byte strong load: the dp4a
+For every loop of each kernel in an attempt that loads A (the split's window loop, and in kernels
+with the scale runs the pairs' loop before it), counts the instructions before and after the
+first one that reads a register loaded from A (a 16-byte strong load: the dp4a
 kernels read A with ld.relaxed.gpu, B and the scales otherwise), grouped by the source function
 they were inlined from. The instructions after that point run once A has come and before the
 next window's loads go out: the path that closing-the-gap section 48 finds costly on the H200.
@@ -68,15 +69,15 @@ def kernels(text: str, source_name: str):
         yield name, listing, labels
 
 
-def main_loop(listing, labels):
-    """The longest stretch from a label back to a branch that jumps up to it."""
-    loops = []
+def loops(listing, labels):
+    """Every stretch from a label back to a branch that jumps up to it, in address order."""
+    found = []
     for address, text, _ in listing:
         target = re.search(r"\bBRA\s+`\((\.L_x_\d+)\)", text)
         if target and labels.get(target.group(1), address) < address:
             start = labels[target.group(1)]
-            loops.append([i for i in listing if start <= i[0] <= address])
-    return max(loops, key=len, default=[])
+            found.append([i for i in listing if start <= i[0] <= address])
+    return found
 
 
 def first_read_of_a(loop) -> int | None:
@@ -97,8 +98,8 @@ def first_read_of_a(loop) -> int | None:
 
 
 def path_counts(number: str) -> dict:
-    """Per kernel whose main loop loads A: (main loop length, instructions before the first read of A,
-    Counter by origin before it, Counter by origin after it)."""
+    """Per kernel, per loop that loads A (in address order): (loop length, instructions before the
+    first read of A, Counter by origin before it, Counter by origin after it)."""
     attempt = attempts.find(number)
     if not attempt.is_cuda:
         raise SystemExit(f"error: {attempt.name} is not a CUDA attempt: it has no SASS to read")
@@ -109,11 +110,12 @@ def path_counts(number: str) -> dict:
         return " > ".join(list(dict.fromkeys(names))[:2]) or "kernel"
     counts = {}
     for name, listing, labels in kernels(disassembly(number), attempt.source.name):
-        loop = main_loop(listing, labels)
-        split = first_read_of_a(loop) if loop else None
-        if split is not None:
-            counts[name] = (len(loop), split, collections.Counter(origin(lines) for _, _, lines in loop[:split]),
-                            collections.Counter(origin(lines) for _, _, lines in loop[split:]))
+        for loop in loops(listing, labels):
+            split = first_read_of_a(loop)
+            if split is not None:
+                counts.setdefault(name, []).append(
+                    (len(loop), split, collections.Counter(origin(lines) for _, _, lines in loop[:split]),
+                     collections.Counter(origin(lines) for _, _, lines in loop[split:])))
     return counts
 
 
@@ -121,11 +123,12 @@ def report(number: str) -> None:
     counts = path_counts(number)
     if not counts:
         print(f"{attempts.find(number).name}: no kernel loop that reads A with 16-byte strong loads")
-    for name, (length, split, before, after) in counts.items():
-        print(f"{attempts.find(number).name} {name}: main loop {length} instructions, {split} before "
-              f"the first read of A, {length - split} after")
-        for function in sorted(set(before) | set(after), key=lambda f: -after[f]):
-            print(f"  {function:40} before {before[function]:4}  after {after[function]:4}")
+    for name, per_loop in counts.items():
+        for length, split, before, after in per_loop:
+            print(f"{attempts.find(number).name} {name}: loop of {length} instructions, {split} before "
+                  f"the first read of A, {length - split} after")
+            for function in sorted(set(before) | set(after), key=lambda f: -after[f]):
+                print(f"  {function:40} before {before[function]:4}  after {after[function]:4}")
 
 
 if __name__ == "__main__":

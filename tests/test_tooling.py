@@ -69,10 +69,20 @@ def test_load_path_finds_76s_products_after_its_wait_for_a():
     # 93 without the scale runs is 76's split kernel: its products all run once A has come
     from scripts import load_path
     counts = load_path.path_counts("93")
-    length, split, before, after = counts[next(n for n in counts if "ILb0ELb0E" in n)]
+    [(length, split, before, after)] = counts[next(n for n in counts if "ILb0ELb0E" in n)]
     assert 0 < split < length
     assert before["window_dot > rows_dot"] == 0 and after["window_dot > rows_dot"] > 100
     assert before["window_dot > b_window"] > after["window_dot > b_window"]
+
+
+def test_load_path_counts_the_single_window_loop_beside_the_pairs():
+    # 93's kernel with the runs holds the pairs' loop and then the single-window loop, which ptxas
+    # schedules with all of B's decode before the wait for A (the schedule 95 gives the H200)
+    from scripts import load_path
+    counts = load_path.path_counts("93")
+    pairs, single = counts[next(n for n in counts if "ILb0ELb1E" in n)]
+    assert pairs[2]["load_scale_runs"] > 0 and pairs[0] > single[0]
+    assert single[3]["window_dot > b_window"] == 0 and single[2]["window_dot > b_window"] > 0
 
 
 def test_load_path_refuses_an_attempt_without_sass_in_one_line():
