@@ -196,3 +196,12 @@ def test_53_waits_for_a_runs_scales_only_after_the_windows_a_loads_are_out():
             assert "DEPBAR" not in {op.split(".")[0] for op in ops}, target
             first_wait = next(i for i, op in enumerate(ops) if op.startswith("SYNCS.PHASECHK"))
             assert sum(op.startswith("LDG.E.128.STRONG") for op in ops[:first_wait]) >= 4, target
+
+
+@pytest.mark.parametrize("kernel", ["95", "95 without products"])
+def test_the_timeline_probe_keeps_95s_registers_without_spilling(kernel):
+    # scripts/probes/timeline.py stamps 95's kernel: a stamp that spilled or lowered its 32 warps
+    # an SM would time another kernel
+    probe = _probe_script("timeline")
+    usage = build.resource_usage(build.build(probe.SOURCE, probe.KERNELS[kernel]))
+    assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage

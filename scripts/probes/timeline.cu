@@ -1,0 +1,496 @@
+// Probe "timeline": where a call's time goes inside the GPU, warp by warp. Each warp writes when
+// it started, when its first and last window of A had arrived, and when it ended, as SM clock
+// counts (%clock64, one multiprocessor's cycles) and global-timer nanoseconds (%globaltimer, for
+// the spans across SMs), with the SM it ran on. Two kernels, chosen by FLOOR:
+//   FLOOR 0: 95's kernel on Hopper for K a multiple of 1024 (its split, one-window parts and
+//            runs by rule, dp4a products), instruction for instruction but for the stamps;
+//            PRODUCTS 0 folds each loaded word by XOR instead (no products, no decode of B), so
+//            that what remains after the last arrival is the warp's end alone.
+//   FLOOR 1: 99's read (the floor's kernel), its configuration by THREADS, UNROLL and LOAD_HINT.
+// A stamp "after an arrival" is a clock read predicated on the loaded words, so it cannot issue
+// before they are in registers. Stamps go to the buffer that timeline_set names (none: the
+// kernels skip them). The output is 95's where PRODUCTS is 1 and the floor's flag otherwise.
+// Run by scripts/probes/timeline.py; rows in results/probes/timeline-<gpu>.csv.
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#include <cstdint>
+#include "nvfp4_gemv.h"  // the entry point this file defines (contract 1)
+
+#ifndef FLOOR
+#define FLOOR 0
+#endif
+#ifndef PRODUCTS
+#define PRODUCTS 1
+#endif
+
+// One warp's record: SM, global start and end (ns), start, first and last arrival and end (SM
+// clocks), and a flag that the record was written (the buffer starts zeroed).
+constexpr int STAMP_FIELDS = 8;
+__device__ unsigned long long* g_stamps;
+
+extern "C" int timeline_set(void* stamps) {
+  return static_cast<int>(cudaMemcpyToSymbol(g_stamps, &stamps, sizeof stamps));
+}
+
+__device__ __forceinline__ unsigned long long clock_now() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t) :: "memory");
+  return t;
+}
+__device__ __forceinline__ unsigned long long global_now() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) :: "memory");
+  return t;
+}
+// The clock, read only once `word` is in its register (the predicate depends on it).
+__device__ __forceinline__ unsigned long long clock_after(uint32_t word) {
+  unsigned long long t;
+  asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, %1, 0x9E3779B9;\nmov.u64 %0, 0;\n"
+               "@!p mov.u64 %0, %%clock64;\n}" : "=l"(t) : "r"(word) : "memory");
+  return t;
+}
+
+// A warp's stamps go straight to its record (lane 0 writes them), so that the kernel holds no
+// more registers across its loop than the warp's index: 95's kernel sits at 64.
+struct Stamps {
+  int warp;
+  bool writes, first = true;
+  __device__ Stamps(int warp_index, int lane) : warp(warp_index), writes(lane == 0 && g_stamps != nullptr) {
+    const unsigned long long global_start = global_now(), start = clock_now();
+    if (!writes) return;
+    uint32_t sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long* out = g_stamps + static_cast<long long>(warp) * STAMP_FIELDS;
+    out[0] = sm;
+    out[1] = global_start;
+    out[3] = start;
+  }
+  __device__ void arrived(uint32_t word) {
+    const unsigned long long t = clock_after(word);
+    if (!writes) return;
+    unsigned long long* out = g_stamps + static_cast<long long>(warp) * STAMP_FIELDS;
+    if (first) out[4] = t;
+    out[5] = t;
+    first = false;
+  }
+  __device__ void end() {
+    const unsigned long long stop = clock_now(), global_stop = global_now();
+    if (!writes) return;
+    unsigned long long* out = g_stamps + static_cast<long long>(warp) * STAMP_FIELDS;
+    out[2] = global_stop;
+    out[6] = stop;
+    out[7] = 1;
+  }
+};
+
+#if FLOOR
+// ---- 99's read, stamped ----
+#ifndef THREADS
+#define THREADS 256
+#endif
+#ifndef UNROLL
+#define UNROLL 8
+#endif
+#ifndef LOAD_HINT
+#define LOAD_HINT 1
+#endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 264
+#endif
+constexpr uint32_t kMagic = 0x9E3779B9u;
+
+__device__ __forceinline__ uint4 load_streaming(const uint4* p) {
+  uint4 v;
+#if LOAD_HINT == 2
+  uint64_t policy;
+  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p), "l"(policy));
+#elif LOAD_HINT == 1
+  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+#else
+  v = __ldg(p);
+#endif
+  return v;
+}
+
+template <int U>
+__device__ __forceinline__ uint32_t fold_chunk(const uint4* __restrict__ p, long long chunk, long long n) {
+  const long long first = chunk * (THREADS * U) + threadIdx.x;
+  uint4 v[U];
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    const long long i = first + static_cast<long long>(u) * THREADS;
+    v[u] = i < n ? load_streaming(p + i) : make_uint4(0, 0, 0, 0);
+  }
+  uint32_t fold = 0;
+#pragma unroll
+  for (int u = 0; u < U; ++u) fold ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+  return fold;
+}
+
+template <int U>
+__global__ void __launch_bounds__(THREADS)
+read_floor_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
+                  const uint8_t* __restrict__ sfa, const uint8_t* __restrict__ sfb,
+                  __half* __restrict__ c, long long a_words, long long sfa_words,
+                  long long a_chunks, long long sfa_chunks, int k, long long outputs,
+                  long long b_batch_stride, long long sfb_batch_stride) {
+  const long long block = blockIdx.x;
+  Stamps stamps(static_cast<int>(block * (THREADS / 32) + threadIdx.x / 32), threadIdx.x % 32);
+  uint32_t fold;
+  if (block < a_chunks) {
+    fold = fold_chunk<U>(reinterpret_cast<const uint4*>(a), block, a_words);
+  } else if (block < a_chunks + sfa_chunks) {
+    fold = fold_chunk<U>(reinterpret_cast<const uint4*>(sfa), block - a_chunks, sfa_words);
+  } else {
+    const long long batch = block - a_chunks - sfa_chunks;
+    const uint4* b_row = reinterpret_cast<const uint4*>(b + batch * b_batch_stride);
+    const uint32_t* sfb_row = reinterpret_cast<const uint32_t*>(sfb + batch * sfb_batch_stride);
+    fold = 0;
+    for (int i = threadIdx.x; i < k / 32; i += THREADS) {
+      const uint4 v = __ldg(b_row + i);
+      fold ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+    for (int i = threadIdx.x; i < k / 64; i += THREADS) fold ^= __ldg(sfb_row + i);
+  }
+  stamps.arrived(fold);
+  const __half out = __float2half_rn(fold == kMagic ? 1.0f : 0.0f);
+  const long long stride = static_cast<long long>(gridDim.x) * THREADS;
+  for (long long i = block * THREADS + threadIdx.x; i < outputs; i += stride) c[i] = out;
+  stamps.end();
+}
+
+template <int U>
+static void launch(const uint8_t* a, const uint8_t* b, const uint8_t* sfa, const uint8_t* sfb, __half* c,
+                   int k, int l, long long rows, long long b_batch_stride, long long sfb_batch_stride,
+                   cudaStream_t stream) {
+  const long long a_words = rows * (k / 32);
+  const long long sfa_words = rows * (k / 256);
+  const long long a_chunks = (a_words + THREADS * U - 1) / (THREADS * U);
+  if (U > 1 && a_chunks < MIN_BLOCKS) {
+    launch<(U > 1 ? U / 2 : 1)>(a, b, sfa, sfb, c, k, l, rows, b_batch_stride, sfb_batch_stride, stream);
+    return;
+  }
+  const long long sfa_chunks = (sfa_words + THREADS * U - 1) / (THREADS * U);
+  const dim3 grid(static_cast<unsigned>(a_chunks + sfa_chunks + l));
+  read_floor_kernel<U><<<grid, THREADS, 0, stream>>>(a, b, sfa, sfb, c, a_words, sfa_words, a_chunks,
+                                                     sfa_chunks, k, rows, b_batch_stride, sfb_batch_stride);
+}
+
+extern "C" int nvfp4_gemv(const uint8_t* a, const uint8_t* b, const uint8_t* sfa, const uint8_t* sfb,
+                          __half* c, int m, int k, int l,
+                          long long b_batch_stride, long long sfb_batch_stride, cudaStream_t stream) {
+  launch<UNROLL>(a, b, sfa, sfb, c, k, l, static_cast<long long>(m) * l, b_batch_stride,
+                 sfb_batch_stride, stream);
+  return static_cast<int>(cudaGetLastError());
+}
+
+#else
+// ---- 95's kernel (Hopper, K a multiple of 1024), stamped ----
+constexpr int TILE_ROWS = 4;
+constexpr int ROWS_PER_WARP = TILE_ROWS;
+constexpr int MAX_SPLITS = 1024 / 32;
+constexpr int ONE_WINDOW_MAX_WARPS = 8;
+constexpr double ONE_WINDOW_MIN_ISSUE_PER_BYTE = 0.25;
+constexpr double RUNS_MIN_ISSUE_PER_BYTE = 0.25;
+constexpr int WINDOW_K = 1024;
+
+__device__ __forceinline__ uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel) {
+  uint32_t d;
+  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(sel));
+  return d;
+}
+
+constexpr uint32_t kMagLo = 0x03020100u, kMagHi = 0x0C080604u;
+constexpr uint32_t kNegLo = 0xFDFEFF00u, kNegHi = 0xF4F8FAFCu;
+
+__device__ __forceinline__ uint32_t a_nonneg(uint32_t mag_lo, uint32_t sel) {
+  return prmt(mag_lo, kMagHi, sel);
+}
+
+__device__ __forceinline__ void b_signed(uint32_t sel, uint32_t& plus, uint32_t& minus) {
+  const uint32_t mag = sel & 0x7777u;
+  const uint32_t pos = prmt(kMagLo, kMagHi, mag);
+  const uint32_t neg = prmt(kNegLo, kNegHi, mag);
+  const uint32_t pick = ((sel >> 1) & 0x4444u) | 0x3210u;
+  plus = prmt(pos, neg, pick);
+  minus = prmt(neg, pos, pick);
+}
+
+__device__ __forceinline__ float2 e4m3x2_to_float2(uint32_t two) {
+  uint32_t h2;
+  asm("{\n.reg .b16 lo, hi;\nmov.b32 {lo, hi}, %1;\ncvt.rn.f16x2.e4m3x2 %0, lo;\n}\n" : "=r"(h2) : "r"(two));
+  return __half22float2(*reinterpret_cast<const __half2*>(&h2));
+}
+
+struct BWindow {
+  uint32_t plus[8], minus[8];
+  float2 sfb;
+};
+
+__device__ __forceinline__ BWindow b_window(uint4 bytes, uint32_t scales) {
+  BWindow f;
+  const uint32_t w[4] = {bytes.x, bytes.y, bytes.z, bytes.w};
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    b_signed(w[i], f.plus[2 * i], f.minus[2 * i]);
+    b_signed(w[i] >> 16, f.plus[2 * i + 1], f.minus[2 * i + 1]);
+  }
+  f.sfb = e4m3x2_to_float2(scales);
+  f.sfb.x *= 0.25f;
+  f.sfb.y *= 0.25f;
+  return f;
+}
+
+__device__ __forceinline__ void rows_dot(uint32_t mag_lo, const uint4 (&bytes)[ROWS_PER_WARP],
+                                         const uint32_t (&scales)[ROWS_PER_WARP], const BWindow& bw,
+                                         float (&acc)[ROWS_PER_WARP]) {
+  float2 scale[ROWS_PER_WARP];
+#pragma unroll
+  for (int r = 0; r < ROWS_PER_WARP; ++r) {
+    const float2 sa = e4m3x2_to_float2(scales[r]);
+    scale[r] = make_float2(sa.x * bw.sfb.x, sa.y * bw.sfb.y);
+  }
+  int d[ROWS_PER_WARP][2] = {};
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+#pragma unroll
+    for (int r = 0; r < ROWS_PER_WARP; ++r) {
+      const uint32_t w = i == 0 ? bytes[r].x : i == 1 ? bytes[r].y : i == 2 ? bytes[r].z : bytes[r].w;
+      const uint32_t neg = w ^ 0x88888888u;
+      int& dr = d[r][i / 2];
+      dr = __dp4a(static_cast<int>(a_nonneg(mag_lo, w)), static_cast<int>(bw.plus[2 * i]), dr);
+      dr = __dp4a(static_cast<int>(a_nonneg(mag_lo, neg)), static_cast<int>(bw.minus[2 * i]), dr);
+      dr = __dp4a(static_cast<int>(a_nonneg(mag_lo, __umulhi(w, 1u << 16))), static_cast<int>(bw.plus[2 * i + 1]), dr);
+      dr = __dp4a(static_cast<int>(a_nonneg(mag_lo, __umulhi(neg, 1u << 16))), static_cast<int>(bw.minus[2 * i + 1]), dr);
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < ROWS_PER_WARP; ++r) {
+    acc[r] = fmaf(static_cast<float>(d[r][0]), scale[r].x, acc[r]);
+    acc[r] = fmaf(static_cast<float>(d[r][1]), scale[r].y, acc[r]);
+  }
+}
+
+struct LanePtrs {
+  const uint8_t *a, *sfa, *b, *sfb;
+};
+
+__device__ __forceinline__ uint64_t policy_evict_first() {
+  uint64_t policy;
+  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
+__device__ __forceinline__ uint4 ld_stream_a(const uint8_t* p) {
+  uint4 v;
+  asm volatile("ld.relaxed.gpu.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p), "l"(policy_evict_first()));
+  return v;
+}
+__device__ __forceinline__ uint32_t ld_stream_sf(const uint8_t* p) {
+  unsigned short v;
+  asm volatile("ld.relaxed.gpu.global.L2::cache_hint.u16 %0, [%1], %2;"
+               : "=h"(v) : "l"(p), "l"(policy_evict_first()));
+  return v;
+}
+
+struct WindowLoads {
+  uint4 a_rows[ROWS_PER_WARP];
+  uint32_t sfa_rows[ROWS_PER_WARP];
+  uint4 b_bytes;
+  uint32_t sfb_two;
+};
+
+// The window's products; its arrival stamped on its A words first (all four rows: the stamp
+// waits for the last of them).
+__device__ __forceinline__ void window_dot(uint32_t mag_lo, const WindowLoads& w, float (&acc)[ROWS_PER_WARP],
+                                           Stamps* stamps) {
+  if (stamps) stamps->arrived(w.a_rows[0].x ^ w.a_rows[1].x ^ w.a_rows[2].x ^ w.a_rows[3].x);
+#if PRODUCTS
+  const BWindow bw = b_window(w.b_bytes, w.sfb_two);
+  rows_dot(mag_lo, w.a_rows, w.sfa_rows, bw, acc);
+#else
+  uint32_t fold = w.b_bytes.x ^ w.sfb_two;
+#pragma unroll
+  for (int r = 0; r < ROWS_PER_WARP; ++r) {
+    fold ^= w.a_rows[r].x ^ w.a_rows[r].y ^ w.a_rows[r].z ^ w.a_rows[r].w ^ w.sfa_rows[r];
+  }
+  acc[0] += __uint_as_float(fold & 0x3FFFFFFFu);
+#endif
+}
+
+__device__ __forceinline__ void load_rows(const uint8_t* a, const uint8_t* sfa, long long a_row_bytes,
+                                          int sfa_row_bytes, long long off, int sf_off,
+                                          uint4 (&a_rows)[ROWS_PER_WARP], uint32_t (&sfa_rows)[ROWS_PER_WARP]) {
+#pragma unroll
+  for (int r = 0; r < ROWS_PER_WARP; ++r) sfa_rows[r] = ld_stream_sf(sfa + r * sfa_row_bytes + sf_off);
+#pragma unroll
+  for (int r = ROWS_PER_WARP - 1; r >= 0; --r) a_rows[r] = ld_stream_a(a + r * a_row_bytes + off);
+}
+
+__device__ __forceinline__ void load_scale_runs(const uint8_t* sfa_run, int sfa_row_bytes, int window,
+                                                uint32_t (&runs)[ROWS_PER_WARP]) {
+#pragma unroll
+  for (int r = 0; r < ROWS_PER_WARP; ++r) {
+    asm volatile("ld.relaxed.gpu.global.L2::cache_hint.u32 %0, [%1], %2;"
+                 : "=r"(runs[r]) : "l"(sfa_run + r * sfa_row_bytes + window * (WINDOW_K / 16)), "l"(policy_evict_first()));
+  }
+}
+
+__device__ __forceinline__ WindowLoads pair_window_loads(const LanePtrs& p, long long a_row_bytes, int window,
+                                                         const uint32_t (&runs)[ROWS_PER_WARP],
+                                                         int lane, int second) {
+  const long long off = static_cast<long long>(window) * (WINDOW_K / 2);
+  const int sf_off = window * (WINDOW_K / 16);
+  WindowLoads w;
+#pragma unroll
+  for (int r = ROWS_PER_WARP - 1; r >= 0; --r) w.a_rows[r] = ld_stream_a(p.a + r * a_row_bytes + off);
+  const int from = 16 * second + lane / 2, half = 16 * (lane % 2);
+#pragma unroll
+  for (int r = 0; r < ROWS_PER_WARP; ++r) w.sfa_rows[r] = __shfl_sync(0xFFFFFFFFu, runs[r], from) >> half;
+  w.b_bytes = __ldg(reinterpret_cast<const uint4*>(p.b + off));
+  w.sfb_two = __ldg(reinterpret_cast<const unsigned short*>(p.sfb + sf_off));
+  return w;
+}
+
+__device__ __forceinline__ WindowLoads window_loads(const LanePtrs& p, long long a_row_bytes, int sfa_row_bytes,
+                                                    int window) {
+  const long long off = static_cast<long long>(window) * (WINDOW_K / 2);
+  const int sf_off = window * (WINDOW_K / 16);
+  WindowLoads w;
+  load_rows(p.a, p.sfa, a_row_bytes, sfa_row_bytes, off, sf_off, w.a_rows, w.sfa_rows);
+  w.b_bytes = __ldg(reinterpret_cast<const uint4*>(p.b + off));
+  w.sfb_two = __ldg(reinterpret_cast<const unsigned short*>(p.sfb + sf_off));
+  return w;
+}
+
+__device__ __forceinline__ int part_start(int split, int windows, unsigned reciprocal) {
+  return static_cast<int>(__umulhi(static_cast<unsigned>(split * windows), reciprocal));
+}
+
+__device__ __forceinline__ void row_sums(float (&acc)[ROWS_PER_WARP], int lane) {
+  int offset = 16;
+#pragma unroll
+  for (int n = ROWS_PER_WARP; n > 1; n /= 2, offset /= 2) {
+    const bool upper = lane & offset;
+#pragma unroll
+    for (int i = 0; i < n / 2; ++i) {
+      const float send = upper ? acc[i] : acc[i + n / 2];
+      const float keep = upper ? acc[i + n / 2] : acc[i];
+      acc[i] = keep + __shfl_xor_sync(0xFFFFFFFFu, send, offset);
+    }
+  }
+#pragma unroll
+  for (; offset > 0; offset /= 2) acc[0] += __shfl_xor_sync(0xFFFFFFFFu, acc[0], offset);
+}
+
+__global__ void __launch_bounds__(MAX_SPLITS * 32, 1)
+nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
+                  const uint8_t* __restrict__ sfa, const uint8_t* __restrict__ sfb,
+                  __half* __restrict__ c, int m, int k,
+                  long long b_batch_stride, long long sfb_batch_stride,
+                  int splits, int batch0, unsigned split_reciprocal, bool in_pairs) {
+  const int split = __shfl_sync(0xFFFFFFFFu, threadIdx.x / 32, 0);
+  const int lane = threadIdx.x % 32;
+  const unsigned batch = batch0 + blockIdx.y;
+  const long long tile = static_cast<long long>(batch) * (m / TILE_ROWS) + blockIdx.x;
+  Stamps stamps(static_cast<int>(tile * splits + split), lane);
+  const long long row0 = tile * TILE_ROWS;
+  LanePtrs p;
+  p.a = a + row0 * (k / 2) + 16 * lane;
+  p.sfa = sfa + row0 * (k / 16) + 2 * lane;
+  p.b = b + batch * b_batch_stride + 16 * lane;
+  p.sfb = sfb + batch * sfb_batch_stride + 2 * lane;
+  const int windows = k / WINDOW_K;
+  const int w_begin = part_start(split, windows, split_reciprocal);
+  const int w_end = split + 1 == splits ? windows : part_start(split + 1, windows, split_reciprocal);
+
+  uint32_t lane_id;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane_id));
+  const uint32_t mag_lo = kMagLo + (lane_id >> 5);
+  float acc[ROWS_PER_WARP];
+#pragma unroll
+  for (int r = 0; r < ROWS_PER_WARP; ++r) acc[r] = 0.0f;
+  const uint8_t* sfa_run = sfa + row0 * (k / 16) + 4 * lane;
+  int window = w_begin;
+  for (; in_pairs && window + 1 < w_end; window += 2) {
+    uint32_t runs[ROWS_PER_WARP] = {};
+    load_scale_runs(sfa_run, k / 16, window, runs);
+    window_dot(mag_lo, pair_window_loads(p, k / 2, window, runs, lane, 0), acc, nullptr);
+    window_dot(mag_lo, pair_window_loads(p, k / 2, window + 1, runs, lane, 1), acc, &stamps);
+  }
+  for (; window < w_end; ++window) window_dot(mag_lo, window_loads(p, k / 2, k / 16, window), acc, &stamps);
+
+  row_sums(acc, lane);
+  constexpr int kLanesPerRow = 32 / ROWS_PER_WARP;
+  const bool holds_row = lane % kLanesPerRow == 0;
+  const int tile_row = lane / kLanesPerRow;
+  if (splits == 1) {
+    if (holds_row) c[row0 + tile_row] = __float2half_rn(acc[0]);
+    stamps.end();
+    return;
+  }
+  __shared__ float split_sum[MAX_SPLITS][TILE_ROWS];
+  if (holds_row) split_sum[split][tile_row] = acc[0];
+  __syncthreads();
+  if (threadIdx.x < TILE_ROWS) {
+    float total = split_sum[0][threadIdx.x];
+    for (int s = 1; s < splits; ++s) total += split_sum[s][threadIdx.x];
+    c[row0 + threadIdx.x] = __float2half_rn(total);
+  }
+  stamps.end();
+}
+
+static long long resident_blocks(int s) {
+  static int resident[MAX_SPLITS + 1] = {};
+  if (resident[s] == 0) {
+    int device = 0, sms = 0, per_sm = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, nvfp4_gemv_kernel, s * 32, 0);
+    resident[s] = sms * (per_sm > 0 ? per_sm : 1);
+  }
+  return resident[s];
+}
+
+static double issue_per_byte() {
+  static double ratio = 0.0;
+  if (ratio == 0.0) {
+    int device = 0, sms = 0, sm_khz = 0, mem_khz = 0, bus_bits = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, device);
+    cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device);
+    cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device);
+    const double bytes_per_s = 2.0 * mem_khz * 1e3 * bus_bits / 8;
+    ratio = bytes_per_s > 0 ? 4.0 * sms * sm_khz * 1e3 / bytes_per_s : -1.0;
+  }
+  return ratio;
+}
+
+static int splits_of(int m, int k, int l) {
+  const long long tiles = static_cast<long long>(m) * l / TILE_ROWS;
+  const long long windows = k / WINDOW_K;
+  long long s = resident_blocks(1) / tiles;
+  if (s > windows) s = windows;
+  if (s > MAX_SPLITS) s = MAX_SPLITS;
+  while (s > 1 && tiles > resident_blocks(static_cast<int>(s))) --s;
+  if (windows <= ONE_WINDOW_MAX_WARPS && issue_per_byte() >= ONE_WINDOW_MIN_ISSUE_PER_BYTE) s = windows;
+  return static_cast<int>(s < 1 ? 1 : s);
+}
+
+extern "C" int nvfp4_gemv(const uint8_t* a, const uint8_t* b, const uint8_t* sfa, const uint8_t* sfb,
+                          __half* c, int m, int k, int l, long long b_batch_stride,
+                          long long sfb_batch_stride, cudaStream_t stream) {
+  if (k % WINDOW_K != 0 || l > 65535) return static_cast<int>(cudaErrorInvalidValue);  // the probe's shapes
+  const int s = splits_of(m, k, l);
+  const unsigned split_reciprocal = s == 1 ? 0u : static_cast<unsigned>(((1ull << 32) + s - 1) / s);
+  const dim3 grid(m / TILE_ROWS, l);
+  nvfp4_gemv_kernel<<<grid, s * 32, 0, stream>>>(a, b, sfa, sfb, c, m, k, b_batch_stride, sfb_batch_stride,
+                                                 s, 0, split_reciprocal,
+                                                 issue_per_byte() >= RUNS_MIN_ISSUE_PER_BYTE);
+  return static_cast<int>(cudaGetLastError());
+}
+#endif

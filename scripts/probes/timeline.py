@@ -1,0 +1,120 @@
+"""Where a call's time goes inside the GPU (closing-the-gap section 53): scripts/probes/timeline.cu
+stamps every warp's start, the arrival of its first and last window of A, and its end, in 95's
+kernel, in 95's kernel without its products, and in the floor's read (99 in the configuration the
+recorded floor check found fastest for the shape and mode). Each call runs alone after the L2 is
+cleared as the harness clears it. Per SM: how long its warps took to start, when its first and
+last bytes had come, and how long after its last bytes it ended (the tail); the medians over SMs
+and the last SM, in ns (SM clocks over the global timer, fitted per call). Rows in
+results/probes/timeline-<gpu>.csv; the per-warp stamps of one call per kernel and mode of the
+first shape in results/probes/timeline-<gpu>-warps.csv. From the repository root on a GPU:
+    python3 scripts/probes/timeline.py
+"""
+import ctypes
+import sys
+from pathlib import Path
+
+import pandas as pd
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from common import attempts, floor, problem, results, sol  # noqa: E402
+from common.results import RESULTS_DIR  # noqa: E402
+from common.timing import MODES, L2Clearer  # noqa: E402
+
+SOURCE = Path(__file__).with_suffix(".cu")
+# One wave of one-window warps (4096x4096x1), several waves of them (8192x8192x1, 7168x2048x4,
+# 4096x7168x8), one wave of warps over 8 windows in pairs (7168x16384x1), and parts of 3 and 4
+# windows in one wave (4096x14336x1).
+SHAPES = [(4096, 4096, 1), (8192, 8192, 1), (7168, 2048, 4), (4096, 7168, 8), (7168, 16384, 1),
+          (4096, 14336, 1)]
+KERNELS = {"95": {"FLOOR": 0}, "95 without products": {"FLOOR": 0, "PRODUCTS": 0}}
+CALLS = 7
+FIELDS = ["sm", "global_start", "global_end", "start", "first_arrival", "last_arrival", "end", "written"]
+# The floor's candidates that timeline.cu can build: 99's configurations.
+FLOOR_CONFIGS = floor.configs()
+
+
+def floor_defines(gpu: str, shape: tuple, mode: str) -> tuple[str, dict]:
+    """The floor check's fastest configuration of 99 for the shape and mode (99's defaults where it
+    chose a read order or holds no row), as timeline.cu's defines."""
+    config = floor.checked_fastest(gpu).get((*shape, mode), "")
+    if config not in FLOOR_CONFIGS:
+        config = ""
+    return config, {"FLOOR": 1, **(FLOOR_CONFIGS[config] or {})}
+
+
+def stamped_call(kernel, data, mode: str, stamps: torch.Tensor) -> pd.DataFrame:
+    """One call after the L2 is cleared; every warp's record as a row."""
+    stamps.zero_()
+    L2Clearer(mode)()
+    kernel(data)
+    torch.cuda.synchronize()
+    warps = pd.DataFrame(stamps.view(-1, len(FIELDS)).cpu().numpy(), columns=FIELDS)
+    return warps[warps.written == 1].drop(columns="written")
+
+
+def summary(warps: pd.DataFrame) -> dict:
+    """ns per SM clock from the call's own stamps (their sums, so that the global timer's coarse
+    ticks average out), then per SM: the spread of its warps' starts, its first and last arrival
+    and its end after its first start, and its tail (end after its last arrival)."""
+    cycles = (warps.end - warps.start).sum()
+    ns_per_cycle = (warps.global_end - warps.global_start).sum() / cycles
+    per_sm = warps.groupby("sm").agg(first_start=("start", "min"), last_start=("start", "max"),
+                                     first_arrival=("first_arrival", "min"),
+                                     last_arrival=("last_arrival", "max"), end=("end", "max"))
+    spans = pd.DataFrame({
+        "start_spread": per_sm.last_start - per_sm.first_start,
+        "first_arrival": per_sm.first_arrival - per_sm.first_start,
+        "last_arrival": per_sm.last_arrival - per_sm.first_start,
+        "end": per_sm.end - per_sm.first_start,
+        "tail": per_sm.end - per_sm.last_arrival,
+    }) * ns_per_cycle
+    row = {"sm_ghz": 1 / ns_per_cycle, "sms": len(per_sm), "warps": len(warps),
+           "call_ns": warps.global_end.max() - warps.global_start.min(),
+           "sm_start_skew_ns": (warps.groupby("sm").global_start.min().max() - warps.global_start.min()),
+           "warp_tail_ns": ((warps.end - warps.last_arrival) * ns_per_cycle).median()}
+    for name, values in spans.items():
+        row[f"{name}_ns"] = values.median()
+        row[f"{name}_max_ns"] = values.max()
+    return row
+
+
+def main():
+    gpu = sol.gpu_key(torch.cuda.get_device_name())
+    rows, first_calls = [], []
+    for shape in SHAPES:
+        data = problem.generate_input(*shape, seed=problem.TASK_SEED)
+        m, k, l = shape
+        # a record per warp: at most a warp per 512 bytes of A and its scales, and the batch's B
+        stamps = torch.zeros((m * l * (k // 2 + k // 16) // 512 + 64 * l + 1024) * len(FIELDS),
+                             dtype=torch.int64, device="cuda")
+        for mode in MODES:
+            config, defines = floor_defines(gpu, shape, mode)
+            for name, kernel_defines in {**KERNELS, "floor": defines}.items():
+                kernel = attempts.load_library(SOURCE, kernel_defines, f"timeline {name}")
+                if err := kernel.library.timeline_set(ctypes.c_void_p(stamps.data_ptr())):
+                    raise RuntimeError(f"timeline_set failed with CUDA error {err}")
+                for _ in range(3):
+                    kernel(data)                       # warm-up: the build, the launch path
+                if name == "95":                       # the copy computes what 95 computes, bit for bit
+                    c = data[-1].clone()
+                    assert torch.equal(c, attempts.load("95")(data)), f"timeline's 95 differs from 95 on {shape}"
+                for call in range(CALLS):
+                    warps = stamped_call(kernel, data, mode, stamps)
+                    rows.append({"kernel": name, "floor_config": config if name == "floor" else "",
+                                 "m": m, "k": k, "l": l, "mode": mode, "call": call, **summary(warps)})
+                    if call == 0 and shape == SHAPES[0]:
+                        first_calls.append(warps.assign(kernel=name, mode=mode))
+                kernel.library.timeline_set(ctypes.c_void_p(0))
+    df = pd.DataFrame(rows).assign(**results.provenance())
+    out = RESULTS_DIR / "probes" / f"timeline-{gpu}.csv"
+    df.to_csv(out, index=False, float_format="%.4f")
+    pd.concat(first_calls).to_csv(out.with_name(f"timeline-{gpu}-warps.csv"), index=False)
+    shown = ["call_ns", "start_spread_ns", "first_arrival_ns", "last_arrival_ns", "end_ns", "tail_ns",
+             "tail_max_ns", "warp_tail_ns", "sm_ghz"]
+    print(df.groupby(["m", "k", "l", "mode", "kernel"], sort=False)[shown].median().round(1).to_string())
+    print(f"recorded {len(df)} rows in {out}")
+
+
+if __name__ == "__main__":
+    main()
