@@ -24,8 +24,9 @@
 #endif
 
 // One warp's record: SM, global start and end (ns), start, first and last arrival and end (SM
-// clocks), and a flag that the record was written (the buffer starts zeroed).
-constexpr int STAMP_FIELDS = 8;
+// clocks), the arrival of the first-issued row of its last window, and a flag that the record
+// was written (the buffer starts zeroed).
+constexpr int STAMP_FIELDS = 9;
 __device__ unsigned long long* g_stamps;
 
 extern "C" int timeline_set(void* stamps) {
@@ -42,7 +43,8 @@ __device__ __forceinline__ unsigned long long global_now() {
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) :: "memory");
   return t;
 }
-// The clock, read only once `word` is in its register (the predicate depends on it).
+// The clock, read only once `word` is in its register (the predicate depends on it, and the SM
+// issues a warp's instructions in order).
 __device__ __forceinline__ unsigned long long clock_after(uint32_t word) {
   unsigned long long t;
   asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, %1, 0x9E3779B9;\nmov.u64 %0, 0;\n"
@@ -51,12 +53,15 @@ __device__ __forceinline__ unsigned long long clock_after(uint32_t word) {
 }
 
 // A warp's stamps go straight to its record (lane 0 writes them), so that the kernel holds no
-// more registers across its loop than the warp's index: 95's kernel sits at 64.
+// more registers across its loop than the warp's index: 95's kernel sits at 64. The start is
+// read before the buffer's address, whose load would otherwise delay it.
 struct Stamps {
+  unsigned long long global_start, start;
   int warp;
   bool writes, first = true;
-  __device__ Stamps(int warp_index, int lane) : warp(warp_index), writes(lane == 0 && g_stamps != nullptr) {
-    const unsigned long long global_start = global_now(), start = clock_now();
+  __device__ Stamps(int warp_index, int lane)
+      : global_start(global_now()), start(clock_now()), warp(warp_index),
+        writes(lane == 0 && g_stamps != nullptr) {
     if (!writes) return;
     uint32_t sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
@@ -65,12 +70,20 @@ struct Stamps {
     out[1] = global_start;
     out[3] = start;
   }
-  __device__ void arrived(uint32_t word) {
-    const unsigned long long t = clock_after(word);
+  // first_row: a word of the first-issued of the window's row loads; words: one of each row. The
+  // rows' fold takes the first stamp in, so that ptxas cannot place it (and its wait) before it.
+  template <int N>
+  __device__ void arrived(uint32_t first_row, const uint32_t (&words)[N]) {
+    const unsigned long long row = clock_after(first_row);
+    uint32_t fold = static_cast<uint32_t>(row);
+#pragma unroll
+    for (int i = 0; i < N; ++i) fold ^= words[i];
+    const unsigned long long t = clock_after(fold);
     if (!writes) return;
     unsigned long long* out = g_stamps + static_cast<long long>(warp) * STAMP_FIELDS;
     if (first) out[4] = t;
     out[5] = t;
+    out[7] = row;
     first = false;
   }
   __device__ void end() {
@@ -79,7 +92,7 @@ struct Stamps {
     unsigned long long* out = g_stamps + static_cast<long long>(warp) * STAMP_FIELDS;
     out[2] = global_stop;
     out[6] = stop;
-    out[7] = 1;
+    out[8] = 1;
   }
 };
 
@@ -155,7 +168,7 @@ read_floor_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
     }
     for (int i = threadIdx.x; i < k / 64; i += THREADS) fold ^= __ldg(sfb_row + i);
   }
-  stamps.arrived(fold);
+  stamps.arrived(fold, {fold});
   const __half out = __float2half_rn(fold == kMagic ? 1.0f : 0.0f);
   const long long stride = static_cast<long long>(gridDim.x) * THREADS;
   for (long long i = block * THREADS + threadIdx.x; i < outputs; i += stride) c[i] = out;
@@ -307,7 +320,7 @@ struct WindowLoads {
 // waits for the last of them).
 __device__ __forceinline__ void window_dot(uint32_t mag_lo, const WindowLoads& w, float (&acc)[ROWS_PER_WARP],
                                            Stamps* stamps) {
-  if (stamps) stamps->arrived(w.a_rows[0].x ^ w.a_rows[1].x ^ w.a_rows[2].x ^ w.a_rows[3].x);
+  if (stamps) stamps->arrived(w.a_rows[ROWS_PER_WARP - 1].x, {w.a_rows[0].x, w.a_rows[1].x, w.a_rows[2].x, w.a_rows[3].x});
 #if PRODUCTS
   const BWindow bw = b_window(w.b_bytes, w.sfb_two);
   rows_dot(mag_lo, w.a_rows, w.sfa_rows, bw, acc);

@@ -29,7 +29,8 @@ SHAPES = [(4096, 4096, 1), (8192, 8192, 1), (7168, 2048, 4), (4096, 7168, 8), (7
           (4096, 14336, 1)]
 KERNELS = {"95": {"FLOOR": 0}, "95 without products": {"FLOOR": 0, "PRODUCTS": 0}}
 CALLS = 7
-FIELDS = ["sm", "global_start", "global_end", "start", "first_arrival", "last_arrival", "end", "written"]
+FIELDS = ["sm", "global_start", "global_end", "start", "first_arrival", "last_arrival", "end",
+          "last_first_row", "written"]
 # The floor's candidates that timeline.cu can build: 99's configurations.
 FLOOR_CONFIGS = floor.configs()
 
