@@ -16,7 +16,8 @@ geomean means over the three benchmark shapes, MODE defaults to gpumode:
     gb_s        problem bytes / time        speedup:NN   NN's time / this attempt's time
 `fig GPU ATTEMPT profile COLUMN [SHAPE]` reads profiles/<gpu>/<attempt>.csv (first benchmark
 shape by default); `fig GPU ATTEMPT stall-site SHAPE RANK` the share of all stall samples at the
-RANK-th instruction of profiles/<gpu>/stall-sites/<attempt>.csv. Blocks: `table NAME ARGS...` with the names in TABLES (common/reports.py).
+RANK-th instruction of profiles/<gpu>/stall-sites/<attempt>.csv; `fig GPU KERNEL timeline:COLUMN
+SHAPE MODE` a column of the timeline probe's run (ns). Blocks: `table NAME ARGS...` with the names in TABLES (common/reports.py).
 tests/test_generated.py fails when any generated fragment differs from what the data gives.
 """
 import re
@@ -78,6 +79,8 @@ def fig(gpu: str, attempt: str, quantity: str, where: str = "geomean", mode: str
         return stall_site_share(gpu, attempt, where, int(mode))
     if quantity.startswith("probe:"):
         return probe_value(gpu, quantity.split(":", 1)[1], attempt.replace("_", " "), where, mode)
+    if quantity.startswith("timeline:"):
+        return timeline_value(gpu, attempt.replace("_", " "), quantity.split(":", 1)[1], where, mode)
     number = attempts.find(attempt).number
     if quantity.startswith("speedup:"):
         other = attempts.find(quantity.split(":", 1)[1]).number
@@ -127,6 +130,16 @@ def probe_value(gpu: str, probe: str, strategy: str, shape: str, mode: str) -> s
     if hit.empty:
         raise FragmentError(f"{path.relative_to(REPO)} has no {strategy!r} on {shape} {mode}")
     return f"{float(hit.x_floor.iloc[0]):.3f}"
+
+
+def timeline_value(gpu: str, kernel: str, column: str, shape: str, mode: str) -> str:
+    """One quantity of the timeline probe's run (ns, a median over SMs and calls), as its table
+    shows it; in a spec the kernel's spaces are written as underscores."""
+    df = reports.timeline_rows(gpu)
+    hit = df[(df.kernel == kernel) & (reports.shape_column(df) == shape) & (df["mode"] == mode)] if len(df) else df
+    if hit.empty or column not in hit.columns:
+        raise FragmentError(f"results/probes/timeline-{gpu}.csv has no {column} of {kernel!r} on {shape} {mode}")
+    return f"{float(hit[column].iloc[0]):,.0f}"
 
 
 def render(spec: str, path: Path) -> str:

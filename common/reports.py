@@ -289,6 +289,36 @@ def probe_table(probe: str, gpu: str) -> str:
     return "\n".join(lines)
 
 
+def timeline_rows(gpu: str) -> pd.DataFrame:
+    """scripts/probes/timeline.py's run: per shape, mode and kernel, the median over its calls of
+    each quantity (results/probes/timeline-<gpu>.csv), in the run's order; empty where none."""
+    path = results.RESULTS_DIR / "probes" / f"timeline-{gpu}.csv"
+    if not path.exists():
+        return pd.DataFrame()
+    df = pd.read_csv(path, keep_default_na=False)
+    medians = df.groupby(["m", "k", "l", "mode", "kernel"], sort=False).median(numeric_only=True).reset_index()
+    return medians.merge(df.drop_duplicates(["m", "k", "l", "mode", "kernel"])[
+        ["m", "k", "l", "mode", "kernel", "gpu", "driver", "cuda", "torch", "git_sha", "measured_at"]])
+
+
+def timeline_table(gpu: str) -> str:
+    """The timeline probe's run: where each call's time went, per SM (medians over SMs, then over
+    the calls)."""
+    df = timeline_rows(gpu)
+    if df.empty:
+        return f"_No timeline probe recorded for {gpu} yet._"
+    lines = ["| shape | mode | kernel | call us | SM's last bytes us | SM's tail ns (last SM) | a warp's last bytes to its end ns |",
+             "|---|---|---|---:|---:|---:|---:|"]
+    for r in df.itertuples():
+        lines.append(f"| {r.m}x{r.k}x{r.l} | {r.mode} | {r.kernel} | {_fmt(r.call_ns / 1e3, 2)} | "
+                     f"{_fmt(r.last_arrival_ns / 1e3, 2)} | {_fmt(r.tail_ns, 0)} ({_fmt(r.tail_max_ns, 0)}) | "
+                     f"{_fmt(r.warp_tail_ns, 0)} |")
+    lines.append(run_note(df.iloc[0], f"`python3 scripts/probes/timeline.py`; one call at a time after the clearing, "
+                          f"median of {int(pd.read_csv(results.RESULTS_DIR / 'probes' / f'timeline-{gpu}.csv').call.max()) + 1} calls; "
+                          "times after the SM's first warp started, from the SM clock (results/probes/)"))
+    return "\n".join(lines)
+
+
 # nvidia-smi's clock-event reason bits (clocks_event_reasons.active), by name
 CLOCK_EVENTS = {0x1: "idle", 0x2: "application clocks", 0x4: "power cap", 0x8: "hardware slowdown",
                 0x20: "software thermal", 0x40: "hardware thermal", 0x80: "power brake"}
@@ -428,6 +458,7 @@ TABLES = {
     "probe": probe_table,
     "probe-profile": probe_profile_table,
     "clocks": clocks_table,
+    "timeline": timeline_table,
     "latency": latency_table,
     "sweep": sweep_table,
     "shapes": shapes_table,

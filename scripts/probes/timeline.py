@@ -6,7 +6,9 @@ cleared as the harness clears it. Per SM: how long its warps took to start, when
 last bytes had come, and how long after its last bytes it ended (the tail); the medians over SMs
 and the last SM, in ns (SM clocks over the global timer, fitted per call). Rows in
 results/probes/timeline-<gpu>.csv; the per-warp stamps of one call per kernel and mode of the
-first shape in results/probes/timeline-<gpu>-warps.csv. From the repository root on a GPU:
+first shape in results/probes/timeline-<gpu>-warps.csv. Then the stamped builds, stamps written,
+are timed beside 95 and the floor as the floor check times its strategies: what the stamps cost
+(results/probes/timeline-timed-<gpu>.csv). From the repository root on a GPU:
     python3 scripts/probes/timeline.py
 """
 import ctypes
@@ -20,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts, floor, problem, results, sol  # noqa: E402
 from common.results import RESULTS_DIR  # noqa: E402
 from common.timing import MODES, L2Clearer  # noqa: E402
+from scripts.probes.probe import record  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
 # One wave of one-window warps (4096x4096x1), several waves of them (8192x8192x1, 7168x2048x4,
@@ -80,21 +83,27 @@ def summary(warps: pd.DataFrame) -> dict:
     return row
 
 
+def stamped(defines: dict, stamps: torch.Tensor):
+    """timeline.cu built with `defines`, writing its stamps to `stamps`."""
+    kernel = attempts.load_library(SOURCE, defines, f"timeline {defines}")
+    if err := kernel.library.timeline_set(ctypes.c_void_p(stamps.data_ptr())):
+        raise RuntimeError(f"timeline_set failed with CUDA error {err}")
+    return kernel
+
+
 def main():
     gpu = sol.gpu_key(torch.cuda.get_device_name())
     rows, first_calls = [], []
+    # a record per warp: at most a warp per 512 bytes of A and its scales, and the batch's B
+    records = max(m * l * (k // 2 + k // 16) // 512 + 64 * l + 1024 for m, k, l in SHAPES)
+    stamps = torch.zeros(records * len(FIELDS), dtype=torch.int64, device="cuda")
     for shape in SHAPES:
         data = problem.generate_input(*shape, seed=problem.TASK_SEED)
         m, k, l = shape
-        # a record per warp: at most a warp per 512 bytes of A and its scales, and the batch's B
-        stamps = torch.zeros((m * l * (k // 2 + k // 16) // 512 + 64 * l + 1024) * len(FIELDS),
-                             dtype=torch.int64, device="cuda")
         for mode in MODES:
             config, defines = floor_defines(gpu, shape, mode)
             for name, kernel_defines in {**KERNELS, "floor": defines}.items():
-                kernel = attempts.load_library(SOURCE, kernel_defines, f"timeline {name}")
-                if err := kernel.library.timeline_set(ctypes.c_void_p(stamps.data_ptr())):
-                    raise RuntimeError(f"timeline_set failed with CUDA error {err}")
+                kernel = stamped(kernel_defines, stamps)
                 for _ in range(3):
                     kernel(data)                       # warm-up: the build, the launch path
                 if name == "95":                       # the copy computes what 95 computes, bit for bit
@@ -106,7 +115,6 @@ def main():
                                  "m": m, "k": k, "l": l, "mode": mode, "call": call, **summary(warps)})
                     if call == 0 and shape == SHAPES[0]:
                         first_calls.append(warps.assign(kernel=name, mode=mode))
-                kernel.library.timeline_set(ctypes.c_void_p(0))
     df = pd.DataFrame(rows).assign(**results.provenance())
     out = RESULTS_DIR / "probes" / f"timeline-{gpu}.csv"
     df.to_csv(out, index=False, float_format="%.4f")
@@ -115,6 +123,11 @@ def main():
              "tail_max_ns", "warp_tail_ns", "sm_ghz"]
     print(df.groupby(["m", "k", "l", "mode", "kernel"], sort=False)[shown].median().round(1).to_string())
     print(f"recorded {len(df)} rows in {out}")
+    # What the stamps cost: the stamped builds timed beside 95 and the floor, writing their stamps.
+    for defines in KERNELS.values():
+        stamped(defines, stamps)
+    record("timeline-timed", {"95": (attempts.find("95").source, None),
+                              **{f"{name}, stamped": (SOURCE, d) for name, d in KERNELS.items()}}, SHAPES)
 
 
 if __name__ == "__main__":
