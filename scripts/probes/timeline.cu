@@ -23,76 +23,66 @@
 #define PRODUCTS 1
 #endif
 
-// One warp's record: SM, global start and end (ns), start, first and last arrival and end (SM
-// clocks), the arrival of the first-issued row of its last window, and a flag that the record
-// was written (the buffer starts zeroed).
-constexpr int STAMP_FIELDS = 9;
-__device__ unsigned long long* g_stamps;
+// One warp's record, 32-bit words (the low halves of the clocks; differences taken modulo 2^32):
+// SM + 1 (0: not written), global start (ns), start, -, first and last arrival, the arrival of the
+// first-issued row of its last window, end (SM clocks), global end (ns), -, -, -.
+constexpr int STAMP_FIELDS = 12;
+static uint32_t* stamps_buffer;  // passed to the kernels as a parameter: no load before a stamp
 
 extern "C" int timeline_set(void* stamps) {
-  return static_cast<int>(cudaMemcpyToSymbol(g_stamps, &stamps, sizeof stamps));
+  stamps_buffer = static_cast<uint32_t*>(stamps);
+  return 0;
 }
 
-__device__ __forceinline__ unsigned long long clock_now() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t) :: "memory");
+__device__ __forceinline__ uint32_t clock_now() {
+  uint32_t t;
+  asm volatile("mov.u32 %0, %%clock;" : "=r"(t) :: "memory");
   return t;
 }
-__device__ __forceinline__ unsigned long long global_now() {
+__device__ __forceinline__ uint32_t global_now() {
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) :: "memory");
-  return t;
+  return static_cast<uint32_t>(t);
 }
 // The clock, read only once `word` is in its register (the predicate depends on it, and the SM
 // issues a warp's instructions in order).
-__device__ __forceinline__ unsigned long long clock_after(uint32_t word) {
-  unsigned long long t;
-  asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, %1, 0x9E3779B9;\nmov.u64 %0, 0;\n"
-               "@!p mov.u64 %0, %%clock64;\n}" : "=l"(t) : "r"(word) : "memory");
+__device__ __forceinline__ uint32_t clock_after(uint32_t word) {
+  uint32_t t;
+  asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, %1, 0x9E3779B9;\nmov.u32 %0, 0;\n"
+               "@!p mov.u32 %0, %%clock;\n}" : "=r"(t) : "r"(word) : "memory");
   return t;
 }
 
-// A warp's stamps go straight to its record (lane 0 writes them), so that the kernel holds no
-// more registers across its loop than the warp's index: 95's kernel sits at 64. The start is
-// read before the buffer's address, whose load would otherwise delay it.
+// Lane 0 of each warp writes its start at once (one 16-byte store) and the rest at its end (a
+// 16-byte store and a word), holding the three arrival stamps in registers between: 95's kernel
+// sits at 64.
 struct Stamps {
-  unsigned long long global_start, start;
-  int warp;
-  bool writes, first = true;
-  __device__ Stamps(int warp_index, int lane)
-      : global_start(global_now()), start(clock_now()), warp(warp_index),
-        writes(lane == 0 && g_stamps != nullptr) {
-    if (!writes) return;
+  uint32_t* out;
+  uint32_t first = 0, last = 0, row = 0;
+  __device__ Stamps(uint32_t* stamps, int warp, int lane) {
+    const uint32_t global_start = global_now(), start = clock_now();
+    out = lane == 0 && stamps != nullptr ? stamps + static_cast<long long>(warp) * STAMP_FIELDS : nullptr;
+    if (out == nullptr) return;
     uint32_t sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-    unsigned long long* out = g_stamps + static_cast<long long>(warp) * STAMP_FIELDS;
-    out[0] = sm;
-    out[1] = global_start;
-    out[3] = start;
+    *reinterpret_cast<uint4*>(out) = make_uint4(sm + 1, global_start, start, 0);
   }
   // first_row: a word of the first-issued of the window's row loads; words: one of each row. The
   // rows' fold takes the first stamp in, so that ptxas cannot place it (and its wait) before it.
   template <int N>
   __device__ void arrived(uint32_t first_row, const uint32_t (&words)[N]) {
-    const unsigned long long row = clock_after(first_row);
-    uint32_t fold = static_cast<uint32_t>(row);
+    row = clock_after(first_row);
+    uint32_t fold = row;
 #pragma unroll
     for (int i = 0; i < N; ++i) fold ^= words[i];
-    const unsigned long long t = clock_after(fold);
-    if (!writes) return;
-    unsigned long long* out = g_stamps + static_cast<long long>(warp) * STAMP_FIELDS;
-    if (first) out[4] = t;
-    out[5] = t;
-    out[7] = row;
-    first = false;
+    last = clock_after(fold);
+    if (first == 0) first = last;
   }
   __device__ void end() {
-    const unsigned long long stop = clock_now(), global_stop = global_now();
-    if (!writes) return;
-    unsigned long long* out = g_stamps + static_cast<long long>(warp) * STAMP_FIELDS;
-    out[2] = global_stop;
-    out[6] = stop;
-    out[8] = 1;
+    const uint32_t stop = clock_now(), global_stop = global_now();
+    if (out == nullptr) return;
+    *reinterpret_cast<uint4*>(out + 4) = make_uint4(first, last, row, stop);
+    out[8] = global_stop;
   }
 };
 
@@ -149,9 +139,9 @@ read_floor_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
                   const uint8_t* __restrict__ sfa, const uint8_t* __restrict__ sfb,
                   __half* __restrict__ c, long long a_words, long long sfa_words,
                   long long a_chunks, long long sfa_chunks, int k, long long outputs,
-                  long long b_batch_stride, long long sfb_batch_stride) {
+                  long long b_batch_stride, long long sfb_batch_stride, uint32_t* stamp_buffer) {
   const long long block = blockIdx.x;
-  Stamps stamps(static_cast<int>(block * (THREADS / 32) + threadIdx.x / 32), threadIdx.x % 32);
+  Stamps stamps(stamp_buffer, static_cast<int>(block * (THREADS / 32) + threadIdx.x / 32), threadIdx.x % 32);
   uint32_t fold;
   if (block < a_chunks) {
     fold = fold_chunk<U>(reinterpret_cast<const uint4*>(a), block, a_words);
@@ -189,7 +179,8 @@ static void launch(const uint8_t* a, const uint8_t* b, const uint8_t* sfa, const
   const long long sfa_chunks = (sfa_words + THREADS * U - 1) / (THREADS * U);
   const dim3 grid(static_cast<unsigned>(a_chunks + sfa_chunks + l));
   read_floor_kernel<U><<<grid, THREADS, 0, stream>>>(a, b, sfa, sfb, c, a_words, sfa_words, a_chunks,
-                                                     sfa_chunks, k, rows, b_batch_stride, sfb_batch_stride);
+                                                     sfa_chunks, k, rows, b_batch_stride, sfb_batch_stride,
+                                                     stamps_buffer);
 }
 
 extern "C" int nvfp4_gemv(const uint8_t* a, const uint8_t* b, const uint8_t* sfa, const uint8_t* sfb,
@@ -404,12 +395,12 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
                   const uint8_t* __restrict__ sfa, const uint8_t* __restrict__ sfb,
                   __half* __restrict__ c, int m, int k,
                   long long b_batch_stride, long long sfb_batch_stride,
-                  int splits, int batch0, unsigned split_reciprocal, bool in_pairs) {
+                  int splits, int batch0, unsigned split_reciprocal, bool in_pairs, uint32_t* stamp_buffer) {
   const int split = __shfl_sync(0xFFFFFFFFu, threadIdx.x / 32, 0);
   const int lane = threadIdx.x % 32;
   const unsigned batch = batch0 + blockIdx.y;
   const long long tile = static_cast<long long>(batch) * (m / TILE_ROWS) + blockIdx.x;
-  Stamps stamps(static_cast<int>(tile * splits + split), lane);
+  Stamps stamps(stamp_buffer, static_cast<int>(tile * splits + split), lane);
   const long long row0 = tile * TILE_ROWS;
   LanePtrs p;
   p.a = a + row0 * (k / 2) + 16 * lane;
@@ -503,7 +494,7 @@ extern "C" int nvfp4_gemv(const uint8_t* a, const uint8_t* b, const uint8_t* sfa
   const dim3 grid(m / TILE_ROWS, l);
   nvfp4_gemv_kernel<<<grid, s * 32, 0, stream>>>(a, b, sfa, sfb, c, m, k, b_batch_stride, sfb_batch_stride,
                                                  s, 0, split_reciprocal,
-                                                 issue_per_byte() >= RUNS_MIN_ISSUE_PER_BYTE);
+                                                 issue_per_byte() >= RUNS_MIN_ISSUE_PER_BYTE, stamps_buffer);
   return static_cast<int>(cudaGetLastError());
 }
 #endif

@@ -32,8 +32,10 @@ SHAPES = [(4096, 4096, 1), (8192, 8192, 1), (7168, 2048, 4), (4096, 7168, 8), (7
           (4096, 14336, 1)]
 KERNELS = {"95": {"FLOOR": 0}, "95 without products": {"FLOOR": 0, "PRODUCTS": 0}}
 CALLS = 7
-FIELDS = ["sm", "global_start", "global_end", "start", "first_arrival", "last_arrival", "end",
-          "last_first_row", "written"]
+# timeline.cu's record: 32-bit words, the clocks' low halves
+FIELDS = ["sm", "global_start", "start", "_", "first_arrival", "last_arrival", "last_first_row", "end",
+          "global_end", "_", "_", "_"]
+CLOCKS = ["start", "first_arrival", "last_arrival", "last_first_row", "end"]
 # The floor's candidates that timeline.cu can build: 99's configurations.
 FLOOR_CONFIGS = floor.configs()
 
@@ -53,8 +55,16 @@ def stamped_call(kernel, data, mode: str, stamps: torch.Tensor) -> pd.DataFrame:
     L2Clearer(mode)()
     kernel(data)
     torch.cuda.synchronize()
-    warps = pd.DataFrame(stamps.view(-1, len(FIELDS)).cpu().numpy(), columns=FIELDS)
-    return warps[warps.written == 1].drop(columns="written")
+    words = stamps[: stamps.numel() // len(FIELDS) * len(FIELDS)].view(-1, len(FIELDS)).cpu().numpy()
+    warps = pd.DataFrame(words.astype("int64") & 0xFFFFFFFF, columns=FIELDS).drop(columns="_")
+    warps = warps[warps.sm > 0].assign(sm=lambda w: w.sm - 1)
+    # each SM's clock counted from its first warp's start, the global timer from the call's first
+    # start, modulo 2^32 (the low halves wrap)
+    first_start = warps.groupby("sm").start.transform("min")
+    warps[CLOCKS] = warps[CLOCKS].sub(first_start, axis=0) % (1 << 32)
+    origin = warps.global_start.min()
+    warps[["global_start", "global_end"]] = (warps[["global_start", "global_end"]] - origin) % (1 << 32)
+    return warps
 
 
 def summary(warps: pd.DataFrame) -> dict:
@@ -96,7 +106,7 @@ def main():
     rows, first_calls = [], []
     # a record per warp: at most a warp per 512 bytes of A and its scales, and the batch's B
     records = max(m * l * (k // 2 + k // 16) // 512 + 64 * l + 1024 for m, k, l in SHAPES)
-    stamps = torch.zeros(records * len(FIELDS), dtype=torch.int64, device="cuda")
+    stamps = torch.zeros(records * len(FIELDS), dtype=torch.int32, device="cuda")
     for shape in SHAPES:
         data = problem.generate_input(*shape, seed=problem.TASK_SEED)
         m, k, l = shape
