@@ -24,9 +24,9 @@
 #endif
 
 // One warp's record, 32-bit words (the low halves of the clocks; differences taken modulo 2^32):
-// SM + 1 (0: not written), global start (ns), start, -, first and last arrival, the arrival of the
-// first-issued row of its last window, end (SM clocks), global end (ns), -, -, -.
-constexpr int STAMP_FIELDS = 12;
+// SM + 1 (0: not written), global start (ns), start (SM clock), -, then the arrivals of the
+// first-issued row of its last window and of the whole window, its end (SM clocks) and global end.
+constexpr int STAMP_FIELDS = 8;
 static uint32_t* stamps_buffer;  // passed to the kernels as a parameter: no load before a stamp
 
 extern "C" int timeline_set(void* stamps) {
@@ -53,19 +53,19 @@ __device__ __forceinline__ uint32_t clock_after(uint32_t word) {
   return t;
 }
 
-// Lane 0 of each warp writes its start at once (one 16-byte store) and the rest at its end (a
-// 16-byte store and a word), holding the three arrival stamps in registers between: 95's kernel
-// sits at 64.
+// Lane 0 of each warp writes its start at once and the rest at its end (a 16-byte store each),
+// holding the last window's two arrival stamps in registers between: 95's kernel sits at 64.
 struct Stamps {
-  uint32_t* out;
-  uint32_t first = 0, last = 0, row = 0;
-  __device__ Stamps(uint32_t* stamps, int warp, int lane) {
+  uint32_t* stamps;
+  int warp;  // -1: this lane writes nothing
+  uint32_t row = 0, last = 0;
+  __device__ Stamps(uint32_t* buffer, int warp_index, int lane) : stamps(buffer) {
     const uint32_t global_start = global_now(), start = clock_now();
-    out = lane == 0 && stamps != nullptr ? stamps + static_cast<long long>(warp) * STAMP_FIELDS : nullptr;
-    if (out == nullptr) return;
+    warp = lane == 0 && stamps != nullptr ? warp_index : -1;
+    if (warp < 0) return;
     uint32_t sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-    *reinterpret_cast<uint4*>(out) = make_uint4(sm + 1, global_start, start, 0);
+    *reinterpret_cast<uint4*>(stamps + static_cast<long long>(warp) * STAMP_FIELDS) = make_uint4(sm + 1, global_start, start, 0);
   }
   // first_row: a word of the first-issued of the window's row loads; words: one of each row. The
   // rows' fold takes the first stamp in, so that ptxas cannot place it (and its wait) before it.
@@ -76,13 +76,11 @@ struct Stamps {
 #pragma unroll
     for (int i = 0; i < N; ++i) fold ^= words[i];
     last = clock_after(fold);
-    if (first == 0) first = last;
   }
   __device__ void end() {
     const uint32_t stop = clock_now(), global_stop = global_now();
-    if (out == nullptr) return;
-    *reinterpret_cast<uint4*>(out + 4) = make_uint4(first, last, row, stop);
-    out[8] = global_stop;
+    if (warp < 0) return;
+    *reinterpret_cast<uint4*>(stamps + static_cast<long long>(warp) * STAMP_FIELDS + 4) = make_uint4(row, last, stop, global_stop);
   }
 };
 
@@ -307,8 +305,10 @@ struct WindowLoads {
   uint32_t sfb_two;
 };
 
-// The window's products; its arrival stamped on its A words first (all four rows: the stamp
-// waits for the last of them).
+// The window's products, its arrival stamped on its A words first (all four rows: the stamp
+// waits for the last of them). The stamp holds B's decode back until A has come, where 95's H100
+// schedule has it before: the stamped build is timed beside 95 for what that costs (a stamp after
+// the decode spills).
 __device__ __forceinline__ void window_dot(uint32_t mag_lo, const WindowLoads& w, float (&acc)[ROWS_PER_WARP],
                                            Stamps* stamps) {
   if (stamps) stamps->arrived(w.a_rows[ROWS_PER_WARP - 1].x, {w.a_rows[0].x, w.a_rows[1].x, w.a_rows[2].x, w.a_rows[3].x});

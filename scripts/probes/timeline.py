@@ -33,9 +33,8 @@ SHAPES = [(4096, 4096, 1), (8192, 8192, 1), (7168, 2048, 4), (4096, 7168, 8), (7
 KERNELS = {"95": {"FLOOR": 0}, "95 without products": {"FLOOR": 0, "PRODUCTS": 0}}
 CALLS = 7
 # timeline.cu's record: 32-bit words, the clocks' low halves
-FIELDS = ["sm", "global_start", "start", "_", "first_arrival", "last_arrival", "last_first_row", "end",
-          "global_end", "_", "_", "_"]
-CLOCKS = ["start", "first_arrival", "last_arrival", "last_first_row", "end"]
+FIELDS = ["sm", "global_start", "start", "_", "last_first_row", "last_arrival", "end", "global_end"]
+CLOCKS = ["start", "last_first_row", "last_arrival", "end"]
 # The floor's candidates that timeline.cu can build: 99's configurations.
 FLOOR_CONFIGS = floor.configs()
 
@@ -69,16 +68,15 @@ def stamped_call(kernel, data, mode: str, stamps: torch.Tensor) -> pd.DataFrame:
 
 def summary(warps: pd.DataFrame) -> dict:
     """ns per SM clock from the call's own stamps (their sums, so that the global timer's coarse
-    ticks average out), then per SM: the spread of its warps' starts, its first and last arrival
-    and its end after its first start, and its tail (end after its last arrival)."""
+    ticks average out), then per SM: the spread of its warps' starts, its last arrival and its end
+    after its first start, and its tail (end after its last arrival); per warp, the time from its
+    last window's first-issued row to the whole window, and from that to its end."""
     cycles = (warps.end - warps.start).sum()
     ns_per_cycle = (warps.global_end - warps.global_start).sum() / cycles
     per_sm = warps.groupby("sm").agg(first_start=("start", "min"), last_start=("start", "max"),
-                                     first_arrival=("first_arrival", "min"),
                                      last_arrival=("last_arrival", "max"), end=("end", "max"))
     spans = pd.DataFrame({
         "start_spread": per_sm.last_start - per_sm.first_start,
-        "first_arrival": per_sm.first_arrival - per_sm.first_start,
         "last_arrival": per_sm.last_arrival - per_sm.first_start,
         "end": per_sm.end - per_sm.first_start,
         "tail": per_sm.end - per_sm.last_arrival,
@@ -86,7 +84,8 @@ def summary(warps: pd.DataFrame) -> dict:
     row = {"sm_ghz": 1 / ns_per_cycle, "sms": len(per_sm), "warps": len(warps),
            "call_ns": warps.global_end.max() - warps.global_start.min(),
            "sm_start_skew_ns": (warps.groupby("sm").global_start.min().max() - warps.global_start.min()),
-           "warp_tail_ns": ((warps.end - warps.last_arrival) * ns_per_cycle).median()}
+           "warp_tail_ns": ((warps.end - warps.last_arrival) * ns_per_cycle).median(),
+           "row_spread_ns": ((warps.last_arrival - warps.last_first_row) * ns_per_cycle).median()}
     for name, values in spans.items():
         row[f"{name}_ns"] = values.median()
         row[f"{name}_max_ns"] = values.max()
@@ -129,7 +128,7 @@ def main():
     out = RESULTS_DIR / "probes" / f"timeline-{gpu}.csv"
     df.to_csv(out, index=False, float_format="%.4f")
     pd.concat(first_calls).to_csv(out.with_name(f"timeline-{gpu}-warps.csv"), index=False)
-    shown = ["call_ns", "start_spread_ns", "first_arrival_ns", "last_arrival_ns", "end_ns", "tail_ns",
+    shown = ["call_ns", "start_spread_ns", "last_arrival_ns", "end_ns", "tail_ns",
              "tail_max_ns", "warp_tail_ns", "sm_ghz"]
     print(df.groupby(["m", "k", "l", "mode", "kernel"], sort=False)[shown].median().round(1).to_string())
     print(f"recorded {len(df)} rows in {out}")
