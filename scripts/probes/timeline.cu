@@ -1,14 +1,15 @@
 // Probe "timeline": where a call's time goes inside the GPU, warp by warp. Each warp writes when
-// it started, when its first and last window of A had arrived, and when it ended, as SM clock
-// counts (%clock64, one multiprocessor's cycles) and global-timer nanoseconds (%globaltimer, for
-// the spans across SMs), with the SM it ran on. Two kernels, chosen by FLOOR:
+// it started, when its last window of A had arrived and when it ended, as SM clock counts (%clock,
+// one multiprocessor's cycles) and global-timer nanoseconds (%globaltimer, for the spans across
+// SMs), with the SM it ran on. Only windows of the single-window loop are stamped (the shapes whose
+// warps run one window on the H100): a stamp in the pairs' loop spills. Two kernels, by FLOOR:
 //   FLOOR 0: 95's kernel on Hopper for K a multiple of 1024 (its split, one-window parts and
 //            runs by rule, dp4a products), instruction for instruction but for the stamps;
 //            PRODUCTS 0 folds each loaded word by XOR instead (no products, no decode of B), so
 //            that what remains after the last arrival is the warp's end alone.
 //   FLOOR 1: 99's read (the floor's kernel), its configuration by THREADS, UNROLL and LOAD_HINT.
-// A stamp "after an arrival" is a clock read predicated on the loaded words, so it cannot issue
-// before they are in registers. Stamps go to the buffer that timeline_set names (none: the
+// A stamp "after an arrival" is a clock read predicated on a value computed from the loaded words,
+// so it cannot issue before they are in registers. Stamps go to the buffer that timeline_set names (none: the
 // kernels skip them). The output is 95's where PRODUCTS is 1 and the floor's flag otherwise.
 // Run by scripts/probes/timeline.py; rows in results/probes/timeline-<gpu>.csv.
 #include <cuda_runtime.h>
@@ -24,8 +25,8 @@
 #endif
 
 // One warp's record, 32-bit words (the low halves of the clocks; differences taken modulo 2^32):
-// SM + 1 (0: not written), global start (ns), start (SM clock), -, then the arrivals of the
-// first-issued row of its last window and of the whole window, its end (SM clocks) and global end.
+// SM + 1 (0: not written), global start (ns), start (SM clock), -, then the arrival of its last
+// window and its end (SM clocks), its global end (ns), -.
 constexpr int STAMP_FIELDS = 8;
 static uint32_t* stamps_buffer;  // passed to the kernels as a parameter: no load before a stamp
 
@@ -54,33 +55,26 @@ __device__ __forceinline__ uint32_t clock_after(uint32_t word) {
 }
 
 // Lane 0 of each warp writes its start at once and the rest at its end (a 16-byte store each),
-// holding the last window's two arrival stamps in registers between: 95's kernel sits at 64.
+// holding its index and the last window's arrival stamp in registers between (the buffer is a
+// kernel parameter, read again at the end): 95's kernel sits at 64.
 struct Stamps {
-  uint32_t* stamps;
   int warp;  // -1: this lane writes nothing
-  uint32_t row = 0, last = 0;
-  __device__ Stamps(uint32_t* buffer, int warp_index, int lane) : stamps(buffer) {
+  uint32_t last = 0;
+  __device__ Stamps(uint32_t* buffer, int warp_index, int lane) {
     const uint32_t global_start = global_now(), start = clock_now();
-    warp = lane == 0 && stamps != nullptr ? warp_index : -1;
+    warp = lane == 0 && buffer != nullptr ? warp_index : -1;
     if (warp < 0) return;
     uint32_t sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-    *reinterpret_cast<uint4*>(stamps + static_cast<long long>(warp) * STAMP_FIELDS) = make_uint4(sm + 1, global_start, start, 0);
+    *reinterpret_cast<uint4*>(buffer + static_cast<long long>(warp) * STAMP_FIELDS) = make_uint4(sm + 1, global_start, start, 0);
   }
-  // first_row: a word of the first-issued of the window's row loads; words: one of each row. The
-  // rows' fold takes the first stamp in, so that ptxas cannot place it (and its wait) before it.
-  template <int N>
-  __device__ void arrived(uint32_t first_row, const uint32_t (&words)[N]) {
-    row = clock_after(first_row);
-    uint32_t fold = row;
-#pragma unroll
-    for (int i = 0; i < N; ++i) fold ^= words[i];
-    last = clock_after(fold);
-  }
-  __device__ void end() {
+  // `word` depends on the window's A words: for 95, the result of its first product, which
+  // ptxas places where 95 has it (after B's decode; 95 waits for all four rows at once there).
+  __device__ void arrived(uint32_t word) { last = clock_after(word); }
+  __device__ void end(uint32_t* buffer) {
     const uint32_t stop = clock_now(), global_stop = global_now();
     if (warp < 0) return;
-    *reinterpret_cast<uint4*>(stamps + static_cast<long long>(warp) * STAMP_FIELDS + 4) = make_uint4(row, last, stop, global_stop);
+    *reinterpret_cast<uint4*>(buffer + static_cast<long long>(warp) * STAMP_FIELDS + 4) = make_uint4(last, stop, global_stop, 0);
   }
 };
 
@@ -156,11 +150,11 @@ read_floor_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
     }
     for (int i = threadIdx.x; i < k / 64; i += THREADS) fold ^= __ldg(sfb_row + i);
   }
-  stamps.arrived(fold, {fold});
+  stamps.arrived(fold);
   const __half out = __float2half_rn(fold == kMagic ? 1.0f : 0.0f);
   const long long stride = static_cast<long long>(gridDim.x) * THREADS;
   for (long long i = block * THREADS + threadIdx.x; i < outputs; i += stride) c[i] = out;
-  stamps.end();
+  stamps.end(stamp_buffer);
 }
 
 template <int U>
@@ -248,7 +242,7 @@ __device__ __forceinline__ BWindow b_window(uint4 bytes, uint32_t scales) {
 
 __device__ __forceinline__ void rows_dot(uint32_t mag_lo, const uint4 (&bytes)[ROWS_PER_WARP],
                                          const uint32_t (&scales)[ROWS_PER_WARP], const BWindow& bw,
-                                         float (&acc)[ROWS_PER_WARP]) {
+                                         float (&acc)[ROWS_PER_WARP], Stamps* stamps) {
   float2 scale[ROWS_PER_WARP];
 #pragma unroll
   for (int r = 0; r < ROWS_PER_WARP; ++r) {
@@ -264,6 +258,7 @@ __device__ __forceinline__ void rows_dot(uint32_t mag_lo, const uint4 (&bytes)[R
       const uint32_t neg = w ^ 0x88888888u;
       int& dr = d[r][i / 2];
       dr = __dp4a(static_cast<int>(a_nonneg(mag_lo, w)), static_cast<int>(bw.plus[2 * i]), dr);
+      if (i == 0 && r == 0 && stamps) stamps->arrived(static_cast<uint32_t>(dr));  // the window's arrival
       dr = __dp4a(static_cast<int>(a_nonneg(mag_lo, neg)), static_cast<int>(bw.minus[2 * i]), dr);
       dr = __dp4a(static_cast<int>(a_nonneg(mag_lo, __umulhi(w, 1u << 16))), static_cast<int>(bw.plus[2 * i + 1]), dr);
       dr = __dp4a(static_cast<int>(a_nonneg(mag_lo, __umulhi(neg, 1u << 16))), static_cast<int>(bw.minus[2 * i + 1]), dr);
@@ -305,17 +300,15 @@ struct WindowLoads {
   uint32_t sfb_two;
 };
 
-// The window's products, its arrival stamped on its A words first (all four rows: the stamp
-// waits for the last of them). The stamp holds B's decode back until A has come, where 95's H100
-// schedule has it before: the stamped build is timed beside 95 for what that costs (a stamp after
-// the decode spills).
+// The window's products, its arrival stamped where they first read A (95 waits for the four rows
+// at once there); without the products, on all four rows' words.
 __device__ __forceinline__ void window_dot(uint32_t mag_lo, const WindowLoads& w, float (&acc)[ROWS_PER_WARP],
                                            Stamps* stamps) {
-  if (stamps) stamps->arrived(w.a_rows[ROWS_PER_WARP - 1].x, {w.a_rows[0].x, w.a_rows[1].x, w.a_rows[2].x, w.a_rows[3].x});
 #if PRODUCTS
   const BWindow bw = b_window(w.b_bytes, w.sfb_two);
-  rows_dot(mag_lo, w.a_rows, w.sfa_rows, bw, acc);
+  rows_dot(mag_lo, w.a_rows, w.sfa_rows, bw, acc, stamps);
 #else
+  if (stamps) stamps->arrived(w.a_rows[0].x ^ w.a_rows[1].x ^ w.a_rows[2].x ^ w.a_rows[3].x);
   uint32_t fold = w.b_bytes.x ^ w.sfb_two;
 #pragma unroll
   for (int r = 0; r < ROWS_PER_WARP; ++r) {
@@ -423,7 +416,7 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
     uint32_t runs[ROWS_PER_WARP] = {};
     load_scale_runs(sfa_run, k / 16, window, runs);
     window_dot(mag_lo, pair_window_loads(p, k / 2, window, runs, lane, 0), acc, nullptr);
-    window_dot(mag_lo, pair_window_loads(p, k / 2, window + 1, runs, lane, 1), acc, &stamps);
+    window_dot(mag_lo, pair_window_loads(p, k / 2, window + 1, runs, lane, 1), acc, nullptr);
   }
   for (; window < w_end; ++window) window_dot(mag_lo, window_loads(p, k / 2, k / 16, window), acc, &stamps);
 
@@ -433,7 +426,7 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
   const int tile_row = lane / kLanesPerRow;
   if (splits == 1) {
     if (holds_row) c[row0 + tile_row] = __float2half_rn(acc[0]);
-    stamps.end();
+    stamps.end(stamp_buffer);
     return;
   }
   __shared__ float split_sum[MAX_SPLITS][TILE_ROWS];
@@ -444,7 +437,7 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
     for (int s = 1; s < splits; ++s) total += split_sum[s][threadIdx.x];
     c[row0 + threadIdx.x] = __float2half_rn(total);
   }
-  stamps.end();
+  stamps.end(stamp_buffer);
 }
 
 static long long resident_blocks(int s) {

@@ -1,13 +1,13 @@
 """Where a call's time goes inside the GPU (closing-the-gap section 53): scripts/probes/timeline.cu
-stamps every warp's start, the arrival of its first and last window of A, and its end, in 95's
-kernel, in 95's kernel without its products, and in the floor's read (99 in the configuration the
-recorded floor check found fastest for the shape and mode). Each call runs alone after the L2 is
-cleared as the harness clears it. Per SM: how long its warps took to start, when its first and
-last bytes had come, and how long after its last bytes it ended (the tail); the medians over SMs
-and the last SM, in ns (SM clocks over the global timer, fitted per call). Rows in
-results/probes/timeline-<gpu>.csv; the per-warp stamps of one call per kernel and mode of the
-first shape in results/probes/timeline-<gpu>-warps.csv. Then the stamped builds, stamps written,
-are timed beside 95 and the floor as the floor check times its strategies: what the stamps cost
+stamps every warp's start, the arrival of its last window of A, and its end, in 95's kernel, in
+95's kernel without its products, and in the floor's read (99 in the configuration the recorded
+floor check found fastest for the shape and mode). Each call runs alone after the L2 is cleared
+as the harness clears it. Per SM: how long its warps took to start, when its last bytes had come,
+and how long after them it ended (the tail); the medians over SMs and the last SM, in ns (SM
+clocks over the global timer, fitted per call). Rows in results/probes/timeline-<gpu>.csv; the
+per-warp stamps of one call per kernel and mode of the first shape in
+results/probes/timeline-<gpu>-warps.csv. Then the stamped builds, stamps written, are timed beside
+95 and the floor as the floor check times its strategies: what the stamps cost
 (results/probes/timeline-timed-<gpu>.csv). From the repository root on a GPU:
     python3 scripts/probes/timeline.py
 """
@@ -25,16 +25,14 @@ from common.timing import MODES, L2Clearer  # noqa: E402
 from scripts.probes.probe import record  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
-# One wave of one-window warps (4096x4096x1), several waves of them (8192x8192x1, 7168x2048x4,
-# 4096x7168x8), one wave of warps over 8 windows in pairs (7168x16384x1), and parts of 3 and 4
-# windows in one wave (4096x14336x1).
-SHAPES = [(4096, 4096, 1), (8192, 8192, 1), (7168, 2048, 4), (4096, 7168, 8), (7168, 16384, 1),
-          (4096, 14336, 1)]
+# Shapes whose warps run one window on the H100 (61's rule): one wave (4096x4096x1) to seven
+# (28672x4096x1). The pairs' loop (7168x16384x1, 4096x14336x1) is not stamped: a stamp there spills.
+SHAPES = [(4096, 4096, 1), (8192, 8192, 1), (7168, 2048, 4), (4096, 7168, 8), (28672, 4096, 1)]
 KERNELS = {"95": {"FLOOR": 0}, "95 without products": {"FLOOR": 0, "PRODUCTS": 0}}
 CALLS = 7
 # timeline.cu's record: 32-bit words, the clocks' low halves
-FIELDS = ["sm", "global_start", "start", "_", "last_first_row", "last_arrival", "end", "global_end"]
-CLOCKS = ["start", "last_first_row", "last_arrival", "end"]
+FIELDS = ["sm", "global_start", "start", "_", "last_arrival", "end", "global_end", "_"]
+CLOCKS = ["start", "last_arrival", "end"]
 # The floor's candidates that timeline.cu can build: 99's configurations.
 FLOOR_CONFIGS = floor.configs()
 
@@ -70,7 +68,7 @@ def summary(warps: pd.DataFrame) -> dict:
     """ns per SM clock from the call's own stamps (their sums, so that the global timer's coarse
     ticks average out), then per SM: the spread of its warps' starts, its last arrival and its end
     after its first start, and its tail (end after its last arrival); per warp, the time from its
-    last window's first-issued row to the whole window, and from that to its end."""
+    last window's arrival to its end."""
     cycles = (warps.end - warps.start).sum()
     ns_per_cycle = (warps.global_end - warps.global_start).sum() / cycles
     per_sm = warps.groupby("sm").agg(first_start=("start", "min"), last_start=("start", "max"),
@@ -84,8 +82,7 @@ def summary(warps: pd.DataFrame) -> dict:
     row = {"sm_ghz": 1 / ns_per_cycle, "sms": len(per_sm), "warps": len(warps),
            "call_ns": warps.global_end.max() - warps.global_start.min(),
            "sm_start_skew_ns": (warps.groupby("sm").global_start.min().max() - warps.global_start.min()),
-           "warp_tail_ns": ((warps.end - warps.last_arrival) * ns_per_cycle).median(),
-           "row_spread_ns": ((warps.last_arrival - warps.last_first_row) * ns_per_cycle).median()}
+           "warp_tail_ns": ((warps.end - warps.last_arrival) * ns_per_cycle).median()}
     for name, values in spans.items():
         row[f"{name}_ns"] = values.median()
         row[f"{name}_max_ns"] = values.max()
