@@ -269,6 +269,17 @@ def read_strategy_table(gpu: str, strategy: str) -> str:
     return "\n".join(lines)
 
 
+def probe_script(probe: str) -> str:
+    """The script under scripts/probes/ that records a probe's rows: its name, or the longest
+    dash-separated prefix of it that names one (timeline.py records timeline-timed)."""
+    parts = probe.split("-")
+    for n in range(len(parts), 0, -1):
+        name = "_".join(parts[:n])
+        if (REPO / "scripts" / "probes" / f"{name}.py").exists():
+            return name
+    return probe.replace("-", "_")
+
+
 def probe_table(probe: str, gpu: str) -> str:
     """A read-order probe's run (results/probes/<probe>-<gpu>.csv, written by
     scripts/probes/<probe>.py): each order's time over the floor's, round by round, per shape and
@@ -284,7 +295,7 @@ def probe_table(probe: str, gpu: str) -> str:
         x = g.set_index("strategy").x_floor
         f = g[g.strategy == "floor"].mean_us.iloc[0]
         lines.append(f"| {m}x{k}x{l} | {mode} | {_fmt(f, 2)} | " + " | ".join(_fmt(x[o], 3) for o in orders) + " |")
-    lines.append(run_note(df.iloc[0], f"`python3 scripts/probes/{probe.replace('-', '_')}.py`; each order's "
+    lines.append(run_note(df.iloc[0], f"`python3 scripts/probes/{probe_script(probe)}.py`; each order's "
                           f"time / the floor's, median over {int(df.rounds.iloc[0])} rotated rounds (results/probes/)"))
     return "\n".join(lines)
 
