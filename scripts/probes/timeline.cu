@@ -7,6 +7,7 @@
 //            runs by rule, dp4a products), instruction for instruction but for the stamps;
 //            PRODUCTS 0 folds each loaded word by XOR instead (no products, no decode of B), so
 //            that what remains after the last arrival is the warp's end alone.
+//            BLOCK_WARPS 8 gives it 98's grid (several one-window tiles a block).
 //   FLOOR 1: 99's read (the floor's kernel), its configuration by THREADS, UNROLL and LOAD_HINT.
 // A stamp "after an arrival" is a clock read predicated on a value computed from the loaded words,
 // so it cannot issue before they are in registers. Stamps go to the buffer that timeline_set names (none: the
@@ -22,6 +23,10 @@
 #endif
 #ifndef PRODUCTS
 #define PRODUCTS 1
+#endif
+// 0: 95's grid (a block a tile); 8: 98's (several one-window tiles a block, up to 8 warps)
+#ifndef BLOCK_WARPS
+#define BLOCK_WARPS 0
 #endif
 
 // One warp's record, 32-bit words (the low halves of the clocks; differences taken modulo 2^32):
@@ -392,7 +397,8 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
   const int split = __shfl_sync(0xFFFFFFFFu, threadIdx.x / 32, 0);
   const int lane = threadIdx.x % 32;
   const unsigned batch = batch0 + blockIdx.y;
-  const long long tile = static_cast<long long>(batch) * (m / TILE_ROWS) + blockIdx.x;
+  const unsigned tile_in_block = __shfl_sync(0xFFFFFFFFu, threadIdx.y, 0);
+  const long long tile = static_cast<long long>(batch) * (m / TILE_ROWS) + blockIdx.x * blockDim.y + tile_in_block;
   Stamps stamps(stamp_buffer, static_cast<int>(tile * splits + split), lane);
   const long long row0 = tile * TILE_ROWS;
   LanePtrs p;
@@ -430,11 +436,12 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
     return;
   }
   __shared__ float split_sum[MAX_SPLITS][TILE_ROWS];
-  if (holds_row) split_sum[split][tile_row] = acc[0];
+  float (*tile_sum)[TILE_ROWS] = split_sum + tile_in_block * splits;
+  if (holds_row) tile_sum[split][tile_row] = acc[0];
   __syncthreads();
   if (threadIdx.x < TILE_ROWS) {
-    float total = split_sum[0][threadIdx.x];
-    for (int s = 1; s < splits; ++s) total += split_sum[s][threadIdx.x];
+    float total = tile_sum[0][threadIdx.x];
+    for (int s = 1; s < splits; ++s) total += tile_sum[s][threadIdx.x];
     c[row0 + threadIdx.x] = __float2half_rn(total);
   }
   stamps.end(stamp_buffer);
@@ -467,6 +474,15 @@ static double issue_per_byte() {
   return ratio;
 }
 
+static int tiles_per_block(int m, int l, int s, bool one_window) {
+  int device = 0, sms = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  int tiles = 1;
+  while (one_window && 2 * tiles * s <= BLOCK_WARPS && static_cast<long long>(m) * l / TILE_ROWS / (2 * tiles) >= sms) tiles *= 2;
+  return tiles;
+}
+
 static int splits_of(int m, int k, int l) {
   const long long tiles = static_cast<long long>(m) * l / TILE_ROWS;
   const long long windows = k / WINDOW_K;
@@ -484,8 +500,10 @@ extern "C" int nvfp4_gemv(const uint8_t* a, const uint8_t* b, const uint8_t* sfa
   if (k % WINDOW_K != 0 || l > 65535) return static_cast<int>(cudaErrorInvalidValue);  // the probe's shapes
   const int s = splits_of(m, k, l);
   const unsigned split_reciprocal = s == 1 ? 0u : static_cast<unsigned>(((1ull << 32) + s - 1) / s);
-  const dim3 grid(m / TILE_ROWS, l);
-  nvfp4_gemv_kernel<<<grid, s * 32, 0, stream>>>(a, b, sfa, sfb, c, m, k, b_batch_stride, sfb_batch_stride,
+  const int tiles = tiles_per_block(m, l, s, k / WINDOW_K <= ONE_WINDOW_MAX_WARPS &&
+                                                  issue_per_byte() >= ONE_WINDOW_MIN_ISSUE_PER_BYTE);
+  const dim3 grid(m / TILE_ROWS / tiles, l);
+  nvfp4_gemv_kernel<<<grid, dim3(s * 32, tiles), 0, stream>>>(a, b, sfa, sfb, c, m, k, b_batch_stride, sfb_batch_stride,
                                                  s, 0, split_reciprocal,
                                                  issue_per_byte() >= RUNS_MIN_ISSUE_PER_BYTE, stamps_buffer);
   return static_cast<int>(cudaGetLastError());

@@ -1,6 +1,6 @@
 """Where a call's time goes inside the GPU (closing-the-gap section 53): scripts/probes/timeline.cu
 stamps every warp's start, the arrival of its last window of A, and its end, in 95's kernel, in
-95's kernel without its products, and in the floor's read (99 in the configuration the recorded
+95's kernel without its products, in 95's kernel on 98's grid, and in the floor's read (99 in the configuration the recorded
 floor check found fastest for the shape and mode). Each call runs alone after the L2 is cleared
 as the harness clears it. Per SM: how long its warps took to start, when its last bytes had come,
 and how long after them it ended (the tail); the medians over SMs and the last SM, in ns (SM
@@ -28,7 +28,8 @@ SOURCE = Path(__file__).with_suffix(".cu")
 # Shapes whose warps run one window on the H100 (61's rule): one wave (4096x4096x1) to seven
 # (28672x4096x1). The pairs' loop (7168x16384x1, 4096x14336x1) is not stamped: a stamp there spills.
 SHAPES = [(4096, 4096, 1), (8192, 8192, 1), (7168, 2048, 4), (4096, 7168, 8), (28672, 4096, 1)]
-KERNELS = {"95": {"FLOOR": 0}, "95 without products": {"FLOOR": 0, "PRODUCTS": 0}}
+KERNELS = {"95": {"FLOOR": 0}, "95 without products": {"FLOOR": 0, "PRODUCTS": 0},
+           "95 in 98's blocks": {"FLOOR": 0, "BLOCK_WARPS": 8}}
 CALLS = 7
 # timeline.cu's record: 32-bit words, the clocks' low halves
 FIELDS = ["sm", "global_start", "start", "_", "last_arrival", "end", "global_end", "_"]
@@ -112,9 +113,9 @@ def main():
                 kernel = stamped(kernel_defines, stamps)
                 for _ in range(3):
                     kernel(data)                       # warm-up: the build, the launch path
-                if name == "95":                       # the copy computes what 95 computes, bit for bit
+                if name in ("95", "95 in 98's blocks"):  # the copy computes what 95 computes, bit for bit
                     c = data[-1].clone()
-                    assert torch.equal(c, attempts.load("95")(data)), f"timeline's 95 differs from 95 on {shape}"
+                    assert torch.equal(c, attempts.load("95")(data)), f"timeline's {name} differs from 95 on {shape}"
                 for call in range(CALLS):
                     warps = stamped_call(kernel, data, mode, stamps)
                     rows.append({"kernel": name, "floor_config": config if name == "floor" else "",
