@@ -318,10 +318,10 @@ def timeline_table(gpu: str) -> str:
     df = timeline_rows(gpu)
     if df.empty:
         return f"_No timeline probe recorded for {gpu} yet._"
-    lines = ["| shape | mode | kernel | call us | SM's last bytes us | SM's tail ns (last SM) | a warp's last bytes to its end ns |",
-             "|---|---|---|---:|---:|---:|---:|"]
+    lines = ["| shape | mode | kernel | SM's warps start over ns | call us | SM's last bytes us | SM's tail ns (last SM) "
+             "| a warp's last bytes to its end ns |", "|---|---|---|---:|---:|---:|---:|---:|"]
     for r in df.itertuples():
-        lines.append(f"| {r.m}x{r.k}x{r.l} | {r.mode} | {r.kernel} | {_fmt(r.call_ns / 1e3, 2)} | "
+        lines.append(f"| {r.m}x{r.k}x{r.l} | {r.mode} | {r.kernel} | {_fmt(r.start_spread_ns, 0)} | {_fmt(r.call_ns / 1e3, 2)} | "
                      f"{_fmt(r.last_arrival_ns / 1e3, 2)} | {_fmt(r.tail_ns, 0)} ({_fmt(r.tail_max_ns, 0)}) | "
                      f"{_fmt(r.warp_tail_ns, 0)} |")
     lines.append(run_note(df.iloc[0], f"`python3 scripts/probes/timeline.py`; one call at a time after the clearing, "
