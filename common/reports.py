@@ -307,7 +307,8 @@ def timeline_rows(gpu: str) -> pd.DataFrame:
     if not path.exists():
         return pd.DataFrame()
     df = pd.read_csv(path, keep_default_na=False)
-    medians = df.groupby(["m", "k", "l", "mode", "kernel"], sort=False).median(numeric_only=True).reset_index()
+    groups = df.groupby(["m", "k", "l", "mode", "kernel"], sort=False)
+    medians = groups.median(numeric_only=True).assign(calls=groups.size()).reset_index()
     return medians.merge(df.drop_duplicates(["m", "k", "l", "mode", "kernel"])[
         ["m", "k", "l", "mode", "kernel", "gpu", "driver", "cuda", "torch", "git_sha", "measured_at"]])
 
@@ -325,7 +326,7 @@ def timeline_table(gpu: str) -> str:
                      f"{_fmt(r.last_arrival_ns / 1e3, 2)} | {_fmt(r.tail_ns, 0)} ({_fmt(r.tail_max_ns, 0)}) | "
                      f"{_fmt(r.warp_tail_ns, 0)} |")
     lines.append(run_note(df.iloc[0], f"`python3 scripts/probes/timeline.py`; one call at a time after the clearing, "
-                          f"median of {int(pd.read_csv(results.RESULTS_DIR / 'probes' / f'timeline-{gpu}.csv').call.max()) + 1} calls; "
+                          f"median of {int(df.calls.iloc[0])} calls; "
                           "times after the SM's first warp started, from the SM clock (results/probes/)"))
     return "\n".join(lines)
 

@@ -6,8 +6,12 @@ first one that reads a register loaded from A (a 16-byte strong load: the dp4a
 kernels read A with ld.relaxed.gpu, B and the scales otherwise), grouped by the source function
 they were inlined from. The instructions after that point run once A has come and before the
 next window's loads go out: the path that closing-the-gap section 48 finds costly on the H200.
+With --waits, for each such loop of a window's four A loads: the scoreboard each load sets (SASS
+control bits) and how many instructions after the last of them each is first waited on, which
+says whether a row's products can start before the other rows have come (97).
 
     python3 scripts/load_path.py 93 94
+    python3 scripts/load_path.py --waits 95 97
 """
 import collections
 import re
@@ -119,6 +123,42 @@ def path_counts(number: str) -> dict:
     return counts
 
 
+# cuobjdump's listing: an instruction, then its control word (the second 64-bit half)
+CONTROLLED = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;\s*/\* 0x[0-9a-f]+ \*/\s*\n\s*/\* (0x[0-9a-f]+) \*/")
+
+
+def a_load_waits(number: str) -> dict:
+    """Per kernel, per loop with four A loads (one window's rows, in address order): the
+    scoreboard each load sets, in issue order, and for each load the number of instructions after
+    the last one at which the loop first waits on its scoreboard (Hopper's control word: write
+    scoreboard in bits 46-48, wait mask in bits 52-57)."""
+    library = build.build(attempts.find(number).source, targets=(build.MEASURED_TARGET,))
+    found = {}
+    for function in build.sass(library, build.MEASURED_TARGET).split("Function : ")[1:]:
+        name = function.split()[0]
+        listing = [(int(a, 16), text, int(control, 16)) for a, text, control in CONTROLLED.findall(function)]
+        for i, (address, text, _) in enumerate(listing):
+            target = re.search(r"\bBRA\s+0x([0-9a-f]+)", text)
+            if not target or int(target.group(1), 16) >= address:
+                continue
+            loop = [x for x in listing[:i + 1] if x[0] >= int(target.group(1), 16)]
+            loads = [j for j, (_, t, _) in enumerate(loop) if A_LOAD.match(t)]
+            if len(loads) != 4:
+                continue
+            boards = [(loop[j][2] >> 46) & 7 for j in loads]
+            waits = [next((k - loads[-1] for k in range(loads[-1] + 1, len(loop))
+                           if (loop[k][2] >> 52) >> board & 1), None) for board in boards]
+            found.setdefault(name, []).append((boards, waits))
+    return found
+
+
+def report_waits(number: str) -> None:
+    for name, per_loop in a_load_waits(number).items():
+        for boards, waits in per_loop:
+            print(f"{attempts.find(number).name} {name}: A loads on scoreboards {boards}, first waited on "
+                  f"{waits} instructions after the last of them")
+
+
 def report(number: str) -> None:
     counts = path_counts(number)
     if not counts:
@@ -132,8 +172,9 @@ def report(number: str) -> None:
 
 
 if __name__ == "__main__":
-    for number in sys.argv[1:] or ["76"]:
+    waits = "--waits" in sys.argv[1:]
+    for number in [a for a in sys.argv[1:] if a != "--waits"] or ["76"]:
         try:
-            report(number)
+            (report_waits if waits else report)(number)
         except KeyError as e:
             raise SystemExit(f"error: {e.args[0]}")

@@ -85,6 +85,20 @@ def test_load_path_counts_the_single_window_loop_beside_the_pairs():
     assert single[3]["window_dot > b_window"] == 0 and single[2]["window_dot > b_window"] > 0
 
 
+def test_load_path_waits_show_97s_first_row_on_a_scoreboard_of_its_own():
+    # 97's README and closing-the-gap section 54 rest on this: in the single-window loop of the
+    # kernel without a short window, 95 waits for its four rows at once, 97 for its first row earlier
+    from scripts import load_path
+
+    def single_window_loop(number):
+        waits = load_path.a_load_waits(number)
+        return waits[next(n for n in waits if "ILb0E" in n)][-1]
+    boards, waits = single_window_loop("95")
+    assert len(set(boards)) == 1 and len(set(waits)) == 1
+    boards, waits = single_window_loop("97")
+    assert boards[0] not in boards[1:] and waits[0] < min(waits[1:])
+
+
 def test_load_path_refuses_an_attempt_without_sass_in_one_line():
     out = subprocess.run([sys.executable, "scripts/load_path.py", "00a"], cwd=REPO, capture_output=True, text=True)
     assert out.returncode != 0 and out.stderr.strip().splitlines() == [
