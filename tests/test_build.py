@@ -11,7 +11,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -198,7 +198,7 @@ def test_53_waits_for_a_runs_scales_only_after_the_windows_a_loads_are_out():
             assert sum(op.startswith("LDG.E.128.STRONG") for op in ops[:first_wait]) >= 4, target
 
 
-@pytest.mark.parametrize("kernel", ["95", "95 without products", "95 in 98's blocks"])
+@pytest.mark.parametrize("kernel", ["95", "95 without products", "95 in 98's blocks", "95a"])
 def test_the_timeline_probe_keeps_95s_registers_without_spilling(kernel):
     # scripts/probes/timeline.py stamps 95's Hopper kernel: a stamp that spilled or lowered its 32
     # warps an SM would time another kernel (the probe's copy is 95's sm_90a path only)

@@ -7,7 +7,8 @@
 //            runs by rule, dp4a products), instruction for instruction but for the stamps;
 //            PRODUCTS 0 folds each loaded word by XOR instead (no products, no decode of B), so
 //            that what remains after the last arrival is the warp's end alone.
-//            BLOCK_WARPS 8 gives it 98's grid (several one-window tiles a block).
+//            BLOCK_WARPS 8 gives it 98's grid (several one-window tiles a block); SHALLOW_SUMS 1
+//            95a's end (its output then 95a's).
 //   FLOOR 1: 99's read (the floor's kernel), its configuration by THREADS, UNROLL and LOAD_HINT.
 // A stamp "after an arrival" is a clock read predicated on a value computed from the loaded words,
 // so it cannot issue before they are in registers. Stamps go to the buffer that timeline_set names (none: the
@@ -27,6 +28,10 @@
 // 0: 95's grid (a block a tile); 8: 98's (several one-window tiles a block, up to 8 warps)
 #ifndef BLOCK_WARPS
 #define BLOCK_WARPS 0
+#endif
+// 1: 95a's end (a split tile's row partials added in shared memory) instead of 95's
+#ifndef SHALLOW_SUMS
+#define SHALLOW_SUMS 0
 #endif
 
 // One warp's record, 32-bit words (the low halves of the clocks; differences taken modulo 2^32):
@@ -72,6 +77,8 @@ struct Stamps {
     uint32_t sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
     *reinterpret_cast<uint4*>(buffer + static_cast<long long>(warp) * STAMP_FIELDS) = make_uint4(sm + 1, global_start, start, 0);
+    // the record's address computed again at the end, not held: held, it spilled in 95a's build
+    asm volatile("" : "+r"(warp));
   }
   // `word` depends on the window's A words: for 95, the result of its first product, which
   // ptxas places where 95 has it (after B's decode; 95 waits for all four rows at once there).
@@ -372,6 +379,19 @@ __device__ __forceinline__ int part_start(int split, int windows, unsigned recip
   return static_cast<int>(__umulhi(static_cast<unsigned>(split * windows), reciprocal));
 }
 
+constexpr int kLanesPerRow = 32 / ROWS_PER_WARP;
+__device__ __forceinline__ void row_partials(float (&acc)[ROWS_PER_WARP], int lane) {
+#pragma unroll
+  for (int n = ROWS_PER_WARP, offset = 16; n > 1; n /= 2, offset /= 2) {
+    const bool upper = lane & offset;
+#pragma unroll
+    for (int i = 0; i < n / 2; ++i) {
+      const float send = upper ? acc[i] : acc[i + n / 2];
+      const float keep = upper ? acc[i + n / 2] : acc[i];
+      acc[i] = keep + __shfl_xor_sync(0xFFFFFFFFu, send, offset);
+    }
+  }
+}
 __device__ __forceinline__ void row_sums(float (&acc)[ROWS_PER_WARP], int lane) {
   int offset = 16;
 #pragma unroll
@@ -386,6 +406,10 @@ __device__ __forceinline__ void row_sums(float (&acc)[ROWS_PER_WARP], int lane) 
   }
 #pragma unroll
   for (; offset > 0; offset /= 2) acc[0] += __shfl_xor_sync(0xFFFFFFFFu, acc[0], offset);
+}
+__device__ __forceinline__ void row_sum_finish(float& partial) {
+#pragma unroll
+  for (int offset = kLanesPerRow / 2; offset > 0; offset /= 2) partial += __shfl_xor_sync(0xFFFFFFFFu, partial, offset);
 }
 
 __global__ void __launch_bounds__(MAX_SPLITS * 32, 1)
@@ -426,8 +450,29 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
   }
   for (; window < w_end; ++window) window_dot(mag_lo, window_loads(p, k / 2, k / 16, window), acc, &stamps);
 
+#if SHALLOW_SUMS
+  row_partials(acc, lane);
+  if (splits == 1) {
+    row_sum_finish(acc[0]);
+    if (lane % kLanesPerRow == 0) c[row0 + lane / kLanesPerRow] = __float2half_rn(acc[0]);
+    stamps.end(stamp_buffer);
+    return;
+  }
+  extern __shared__ float4 split_partials[];  // 95a's: 128 bytes a split, sized at launch
+  float4* tile_partials = split_partials + 8 * tile_in_block * splits;
+  reinterpret_cast<float*>(tile_partials + 8 * split)[lane] = acc[0];
+  __syncthreads();
+  if (threadIdx.x < TILE_ROWS) {
+    float total = 0.0f;
+#pragma unroll 4
+    for (int s = 0; s < splits; ++s) {
+      const float4 lo = tile_partials[8 * s + 2 * threadIdx.x], hi = tile_partials[8 * s + 2 * threadIdx.x + 1];
+      total += ((lo.x + lo.y) + (lo.z + lo.w)) + ((hi.x + hi.y) + (hi.z + hi.w));
+    }
+    c[row0 + threadIdx.x] = __float2half_rn(total);
+  }
+#else
   row_sums(acc, lane);
-  constexpr int kLanesPerRow = 32 / ROWS_PER_WARP;
   const bool holds_row = lane % kLanesPerRow == 0;
   const int tile_row = lane / kLanesPerRow;
   if (splits == 1) {
@@ -444,6 +489,7 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
     for (int s = 1; s < splits; ++s) total += tile_sum[s][threadIdx.x];
     c[row0 + threadIdx.x] = __float2half_rn(total);
   }
+#endif
   stamps.end(stamp_buffer);
 }
 
@@ -503,7 +549,8 @@ extern "C" int nvfp4_gemv(const uint8_t* a, const uint8_t* b, const uint8_t* sfa
   const int tiles = tiles_per_block(m, l, s, k / WINDOW_K <= ONE_WINDOW_MAX_WARPS &&
                                                   issue_per_byte() >= ONE_WINDOW_MIN_ISSUE_PER_BYTE);
   const dim3 grid(m / TILE_ROWS / tiles, l);
-  nvfp4_gemv_kernel<<<grid, dim3(s * 32, tiles), 0, stream>>>(a, b, sfa, sfb, c, m, k, b_batch_stride, sfb_batch_stride,
+  const size_t partials_bytes = SHALLOW_SUMS && s > 1 ? tiles * s * 32 * sizeof(float) : 0;
+  nvfp4_gemv_kernel<<<grid, dim3(s * 32, tiles), partials_bytes, stream>>>(a, b, sfa, sfb, c, m, k, b_batch_stride, sfb_batch_stride,
                                                  s, 0, split_reciprocal,
                                                  issue_per_byte() >= RUNS_MIN_ISSUE_PER_BYTE, stamps_buffer);
   return static_cast<int>(cudaGetLastError());

@@ -1,14 +1,15 @@
 """Where a call's time goes inside the GPU (closing-the-gap section 53): scripts/probes/timeline.cu
 stamps every warp's start, the arrival of its last window of A, and its end, in 95's kernel, in
-95's kernel without its products, in 95's kernel on 98's grid, and in the floor's read (99 in the configuration the recorded
+95's kernel without its products, in 95's kernel on 98's grid, in 95a's (95 with its split sums
+finished in shared memory), and in the floor's read (99 in the configuration the recorded
 floor check found fastest for the shape and mode). Each call runs alone after the L2 is cleared
 as the harness clears it. Per SM: how long its warps took to start, when its last bytes had come,
 and how long after them it ended (the tail); the medians over SMs and the last SM, in ns (SM
 clocks over the global timer, fitted per call). Rows in results/probes/timeline-<gpu>.csv; the
 per-warp stamps of one call per kernel and mode of the first shape in
 results/probes/timeline-<gpu>-warps.csv. Then the stamped builds, stamps written, are timed beside
-95 and the floor as the floor check times its strategies: what the stamps cost
-(results/probes/timeline-timed-<gpu>.csv). From the repository root on a GPU:
+95, 95a and the floor as the floor check times its strategies: what the stamps cost, and 95a
+against 95 on these shapes (results/probes/timeline-timed-<gpu>.csv). From the repository root on a GPU:
     python3 scripts/probes/timeline.py
 """
 import ctypes
@@ -29,7 +30,9 @@ SOURCE = Path(__file__).with_suffix(".cu")
 # (28672x4096x1). The pairs' loop (7168x16384x1, 4096x14336x1) is not stamped: a stamp there spills.
 SHAPES = [(4096, 4096, 1), (8192, 8192, 1), (7168, 2048, 4), (4096, 7168, 8), (28672, 4096, 1)]
 KERNELS = {"95": {"FLOOR": 0}, "95 without products": {"FLOOR": 0, "PRODUCTS": 0},
-           "95 in 98's blocks": {"FLOOR": 0, "BLOCK_WARPS": 8}}
+           "95 in 98's blocks": {"FLOOR": 0, "BLOCK_WARPS": 8}, "95a": {"FLOOR": 0, "SHALLOW_SUMS": 1}}
+# the attempt whose output each stamped copy of a kernel computes, bit for bit
+COMPUTES = {"95": "95", "95 in 98's blocks": "95", "95a": "95a"}
 CALLS = 7
 # timeline.cu's record: 32-bit words, the clocks' low halves
 FIELDS = ["sm", "global_start", "start", "_", "last_arrival", "end", "global_end", "_"]
@@ -113,9 +116,10 @@ def main():
                 kernel = stamped(kernel_defines, stamps)
                 for _ in range(3):
                     kernel(data)                       # warm-up: the build, the launch path
-                if name in ("95", "95 in 98's blocks"):  # the copy computes what 95 computes, bit for bit
+                if name in COMPUTES:
                     c = data[-1].clone()
-                    assert torch.equal(c, attempts.load("95")(data)), f"timeline's {name} differs from 95 on {shape}"
+                    assert torch.equal(c, attempts.load(COMPUTES[name])(data)), \
+                        f"timeline's {name} differs from {COMPUTES[name]} on {shape}"
                 for call in range(CALLS):
                     warps = stamped_call(kernel, data, mode, stamps)
                     rows.append({"kernel": name, "floor_config": config if name == "floor" else "",
@@ -133,8 +137,8 @@ def main():
     # What the stamps cost: the stamped builds timed beside 95 and the floor, writing their stamps.
     for defines in KERNELS.values():
         stamped(defines, stamps)
-    record("timeline-timed", {"95": (attempts.find("95").source, None),
-                              **{f"{name}, stamped": (SOURCE, d) for name, d in KERNELS.items()}}, SHAPES)
+    record("timeline-timed", {n: (attempts.find(n).source, None) for n in ("95", "95a")} | {
+        f"{name}, stamped": (SOURCE, d) for name, d in KERNELS.items()}, SHAPES)
 
 
 if __name__ == "__main__":
