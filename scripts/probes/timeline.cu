@@ -392,24 +392,14 @@ __device__ __forceinline__ void row_partials(float (&acc)[ROWS_PER_WARP], int la
     }
   }
 }
-__device__ __forceinline__ void row_sums(float (&acc)[ROWS_PER_WARP], int lane) {
-  int offset = 16;
-#pragma unroll
-  for (int n = ROWS_PER_WARP; n > 1; n /= 2, offset /= 2) {
-    const bool upper = lane & offset;
-#pragma unroll
-    for (int i = 0; i < n / 2; ++i) {
-      const float send = upper ? acc[i] : acc[i + n / 2];
-      const float keep = upper ? acc[i + n / 2] : acc[i];
-      acc[i] = keep + __shfl_xor_sync(0xFFFFFFFFu, send, offset);
-    }
-  }
-#pragma unroll
-  for (; offset > 0; offset /= 2) acc[0] += __shfl_xor_sync(0xFFFFFFFFu, acc[0], offset);
-}
 __device__ __forceinline__ void row_sum_finish(float& partial) {
 #pragma unroll
   for (int offset = kLanesPerRow / 2; offset > 0; offset /= 2) partial += __shfl_xor_sync(0xFFFFFFFFu, partial, offset);
+}
+// 95's row sums: the same shuffles and adds in the same order as its one loop
+__device__ __forceinline__ void row_sums(float (&acc)[ROWS_PER_WARP], int lane) {
+  row_partials(acc, lane);
+  row_sum_finish(acc[0]);
 }
 
 __global__ void __launch_bounds__(MAX_SPLITS * 32, 1)
