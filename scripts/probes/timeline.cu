@@ -8,8 +8,12 @@
 //            PRODUCTS 0 folds each loaded word by XOR instead (no products, no decode of B), so
 //            that what remains after the last arrival is the warp's end alone.
 //            BLOCK_WARPS 8 gives it 98's grid (several one-window tiles a block); SHALLOW_SUMS 1
-//            95a's end (its output then 95a's).
-//   FLOOR 1: 99's read (the floor's kernel), its configuration by THREADS, UNROLL and LOAD_HINT.
+//            95a's end (its output then 95a's), 2 the same with the partials in a static array
+//            (1 KB a block, up to 8 splits: the probe's shapes) instead of shared memory asked for
+//            at launch.
+//   FLOOR 1: 99's read (the floor's kernel), its configuration by THREADS, UNROLL and LOAD_HINT;
+//            LAUNCH_SMEM bytes of shared memory asked for at launch and not used (does a block
+//            that holds shared memory reach its SM later?).
 // A stamp "after an arrival" is a clock read predicated on a value computed from the loaded words,
 // so it cannot issue before they are in registers. Stamps go to the buffer that timeline_set names (none: the
 // kernels skip them). The output is 95's where PRODUCTS is 1 and the floor's flag otherwise.
@@ -29,7 +33,8 @@
 #ifndef BLOCK_WARPS
 #define BLOCK_WARPS 0
 #endif
-// 1: 95a's end (a split tile's row partials added in shared memory) instead of 95's
+// 1: 95a's end (a split tile's row partials added in shared memory) instead of 95's; 2: the same
+// with the partials in a static array
 #ifndef SHALLOW_SUMS
 #define SHALLOW_SUMS 0
 #endif
@@ -103,6 +108,9 @@ struct Stamps {
 #endif
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 264
+#endif
+#ifndef LAUNCH_SMEM
+#define LAUNCH_SMEM 0
 #endif
 constexpr uint32_t kMagic = 0x9E3779B9u;
 
@@ -182,7 +190,7 @@ static void launch(const uint8_t* a, const uint8_t* b, const uint8_t* sfa, const
   }
   const long long sfa_chunks = (sfa_words + THREADS * U - 1) / (THREADS * U);
   const dim3 grid(static_cast<unsigned>(a_chunks + sfa_chunks + l));
-  read_floor_kernel<U><<<grid, THREADS, 0, stream>>>(a, b, sfa, sfb, c, a_words, sfa_words, a_chunks,
+  read_floor_kernel<U><<<grid, THREADS, LAUNCH_SMEM, stream>>>(a, b, sfa, sfb, c, a_words, sfa_words, a_chunks,
                                                      sfa_chunks, k, rows, b_batch_stride, sfb_batch_stride,
                                                      stamps_buffer);
 }
@@ -448,7 +456,11 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
     stamps.end(stamp_buffer);
     return;
   }
+#if SHALLOW_SUMS == 2
+  __shared__ float4 split_partials[ONE_WINDOW_MAX_WARPS * 8];
+#else
   extern __shared__ float4 split_partials[];  // 95a's: 128 bytes a split, sized at launch
+#endif
   float4* tile_partials = split_partials + 8 * tile_in_block * splits;
   reinterpret_cast<float*>(tile_partials + 8 * split)[lane] = acc[0];
   __syncthreads();
@@ -539,7 +551,8 @@ extern "C" int nvfp4_gemv(const uint8_t* a, const uint8_t* b, const uint8_t* sfa
   const int tiles = tiles_per_block(m, l, s, k / WINDOW_K <= ONE_WINDOW_MAX_WARPS &&
                                                   issue_per_byte() >= ONE_WINDOW_MIN_ISSUE_PER_BYTE);
   const dim3 grid(m / TILE_ROWS / tiles, l);
-  const size_t partials_bytes = SHALLOW_SUMS && s > 1 ? tiles * s * 32 * sizeof(float) : 0;
+  if (SHALLOW_SUMS == 2 && tiles * s > ONE_WINDOW_MAX_WARPS) return static_cast<int>(cudaErrorInvalidValue);  // the static array's size
+  const size_t partials_bytes = SHALLOW_SUMS == 1 && s > 1 ? tiles * s * 32 * sizeof(float) : 0;
   nvfp4_gemv_kernel<<<grid, dim3(s * 32, tiles), partials_bytes, stream>>>(a, b, sfa, sfb, c, m, k, b_batch_stride, sfb_batch_stride,
                                                  s, 0, split_reciprocal,
                                                  issue_per_byte() >= RUNS_MIN_ISSUE_PER_BYTE, stamps_buffer);

@@ -1,7 +1,8 @@
 """Where a call's time goes inside the GPU (closing-the-gap section 53): scripts/probes/timeline.cu
 stamps every warp's start, the arrival of its last window of A, and its end, in 95's kernel, in
 95's kernel without its products, in 95's kernel on 98's grid, in 95a's (95 with its split sums
-finished in shared memory), and in the floor's read (99 in the configuration the recorded
+finished in shared memory) and in 95a's with its partials in a static array, and in the floor's
+read, alone and with 512 bytes of shared memory a block asked for at launch (99 in the configuration the recorded
 floor check found fastest for the shape and mode). Each call runs alone after the L2 is cleared
 as the harness clears it. Per SM: how long its warps took to start, when its last bytes had come,
 and how long after them it ended (the tail); the medians over SMs and the last SM, in ns (SM
@@ -30,9 +31,12 @@ SOURCE = Path(__file__).with_suffix(".cu")
 # (28672x4096x1). The pairs' loop (7168x16384x1, 4096x14336x1) is not stamped: a stamp there spills.
 SHAPES = [(4096, 4096, 1), (8192, 8192, 1), (7168, 2048, 4), (4096, 7168, 8), (28672, 4096, 1)]
 KERNELS = {"95": {"FLOOR": 0}, "95 without products": {"FLOOR": 0, "PRODUCTS": 0},
-           "95 in 98's blocks": {"FLOOR": 0, "BLOCK_WARPS": 8}, "95a": {"FLOOR": 0, "SHALLOW_SUMS": 1}}
+           "95 in 98's blocks": {"FLOOR": 0, "BLOCK_WARPS": 8}, "95a": {"FLOOR": 0, "SHALLOW_SUMS": 1},
+           "95a, partials in a static array": {"FLOOR": 0, "SHALLOW_SUMS": 2}}
 # the attempt whose output each stamped copy of a kernel computes, bit for bit
-COMPUTES = {"95": "95", "95 in 98's blocks": "95", "95a": "95a"}
+COMPUTES = {"95": "95", "95 in 98's blocks": "95", "95a": "95a", "95a, partials in a static array": "95a"}
+# Does a block that holds shared memory reach its SM later? The floor's read asks for some, unused.
+FLOOR_SHARED_MEMORY = {"LAUNCH_SMEM": 512}
 CALLS = 7
 # timeline.cu's record: 32-bit words, the clocks' low halves
 FIELDS = ["sm", "global_start", "start", "_", "last_arrival", "end", "global_end", "_"]
@@ -112,7 +116,8 @@ def main():
         m, k, l = shape
         for mode in MODES:
             config, defines = floor_defines(gpu, shape, mode)
-            for name, kernel_defines in {**KERNELS, "floor": defines}.items():
+            floors = {"floor": defines, "floor, 512 B of shared memory a block": {**defines, **FLOOR_SHARED_MEMORY}}
+            for name, kernel_defines in {**KERNELS, **floors}.items():
                 kernel = stamped(kernel_defines, stamps)
                 for _ in range(3):
                     kernel(data)                       # warm-up: the build, the launch path
@@ -122,7 +127,7 @@ def main():
                         f"timeline's {name} differs from {COMPUTES[name]} on {shape}"
                 for call in range(CALLS):
                     warps = stamped_call(kernel, data, mode, stamps)
-                    rows.append({"kernel": name, "floor_config": config if name == "floor" else "",
+                    rows.append({"kernel": name, "floor_config": config if name.startswith("floor") else "",
                                  "m": m, "k": k, "l": l, "mode": mode, "call": call, **summary(warps)})
                     if call == 0 and shape == SHAPES[0]:
                         first_calls.append(warps.assign(kernel=name, mode=mode))
