@@ -4,7 +4,7 @@ For every loop of each kernel in an attempt that loads A (the split's window loo
 with the scale runs the pairs' loop before it), counts the instructions before and after the
 first one that reads a register loaded from A (a 16-byte strong load: the dp4a
 kernels read A with ld.relaxed.gpu, B and the scales otherwise), grouped by the source function
-they were inlined from. The instructions after that point run once A has come and before the
+they were inlined from, and where in the loop A's loads go out. The instructions after that point run once A has come and before the
 next window's loads go out: the path that closing-the-gap section 48 finds costly on the H200.
 With --waits, for each such loop of a window's four A loads: the scoreboard each load sets (SASS
 control bits) and how many instructions after the last of them each is first waited on, which
@@ -103,7 +103,8 @@ def first_read_of_a(loop) -> int | None:
 
 def path_counts(number: str) -> dict:
     """Per kernel, per loop that loads A (in address order): (loop length, instructions before the
-    first read of A, Counter by origin before it, Counter by origin after it)."""
+    first read of A, Counter by origin before it, Counter by origin after it, the positions of A's
+    loads in the loop)."""
     attempt = attempts.find(number)
     if not attempt.is_cuda:
         raise SystemExit(f"error: {attempt.name} is not a CUDA attempt: it has no SASS to read")
@@ -119,7 +120,8 @@ def path_counts(number: str) -> dict:
             if split is not None:
                 counts.setdefault(name, []).append(
                     (len(loop), split, collections.Counter(origin(lines) for _, _, lines in loop[:split]),
-                     collections.Counter(origin(lines) for _, _, lines in loop[split:])))
+                     collections.Counter(origin(lines) for _, _, lines in loop[split:]),
+                     [i for i, (_, text, _) in enumerate(loop) if A_LOAD.match(text)]))
     return counts
 
 
@@ -164,9 +166,9 @@ def report(number: str) -> None:
     if not counts:
         print(f"{attempts.find(number).name}: no kernel loop that reads A with 16-byte strong loads")
     for name, per_loop in counts.items():
-        for length, split, before, after in per_loop:
+        for length, split, before, after, a_loads in per_loop:
             print(f"{attempts.find(number).name} {name}: loop of {length} instructions, {split} before "
-                  f"the first read of A, {length - split} after")
+                  f"the first read of A, {length - split} after; A loaded at instructions {a_loads}")
             for function in sorted(set(before) | set(after), key=lambda f: -after[f]):
                 print(f"  {function:40} before {before[function]:4}  after {after[function]:4}")
 

@@ -69,7 +69,7 @@ def test_load_path_finds_76s_products_after_its_wait_for_a():
     # 93 without the scale runs is 76's split kernel: its products all run once A has come
     from scripts import load_path
     counts = load_path.path_counts("93")
-    [(length, split, before, after)] = counts[next(n for n in counts if "ILb0ELb0E" in n)]
+    [(length, split, before, after, _)] = counts[next(n for n in counts if "ILb0ELb0E" in n)]
     assert 0 < split < length
     assert before["window_dot > rows_dot"] == 0 and after["window_dot > rows_dot"] > 100
     assert before["window_dot > b_window"] > after["window_dot > b_window"]
@@ -83,6 +83,17 @@ def test_load_path_counts_the_single_window_loop_beside_the_pairs():
     pairs, single = counts[next(n for n in counts if "ILb0ELb1E" in n)]
     assert pairs[2]["load_scale_runs"] > 0 and pairs[0] > single[0]
     assert single[3]["window_dot > b_window"] == 0 and single[2]["window_dot > b_window"] > 0
+
+
+def test_load_path_finds_a_loaded_at_the_top_of_both_schedules():
+    # closing-the-gap section 57 rests on this: 95's schedule (the H200's loss) sends A's four
+    # loads no later in a window than 76's does; the schedules differ after them
+    from scripts import load_path
+    counts = load_path.path_counts("93")
+    [(_, split_76, _, _, loads_76)] = counts[next(n for n in counts if "ILb0ELb0E" in n)]
+    _, (_, split_95, _, _, loads_95) = counts[next(n for n in counts if "ILb0ELb1E" in n)]
+    assert len(loads_76) == len(loads_95) == 4
+    assert max(loads_95) <= max(loads_76) < 50 and split_95 > split_76
 
 
 def test_load_path_waits_show_97s_first_row_on_a_scoreboard_of_its_own():
