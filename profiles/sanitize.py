@@ -64,12 +64,17 @@ def sanitize(tool, which):
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "target":
         return target(sys.argv[2])
+    chosen = sys.argv[1:]
+    try:
+        cuda = [attempts.find(n) for n in chosen] if chosen else [a for a in attempts.all_attempts() if a.is_cuda]
+    except KeyError as e:
+        raise SystemExit(f"error: {e.args[0]}")
+    if not_cuda := [a.name for a in cuda if not a.is_cuda]:
+        raise SystemExit(f"error: {', '.join(not_cuda)} has no CUDA kernel for compute-sanitizer to run")
     import torch
     if not torch.cuda.is_available() or shutil.which("compute-sanitizer") is None:
         raise SystemExit("error: `make sanitize` needs an NVIDIA GPU and compute-sanitizer")
     gpu = sol.gpu_key(torch.cuda.get_device_name())
-    chosen = sys.argv[1:]
-    cuda = [a for a in (map(attempts.find, chosen) if chosen else attempts.all_attempts()) if a.is_cuda]
     shared = [a for a in cuda if re.search(r"__shared__|__syncthreads", a.source.read_text())]
     runs = [("memcheck", ",".join(a.number for a in cuda))]
     if shared:

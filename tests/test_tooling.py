@@ -110,6 +110,14 @@ def test_load_path_waits_show_97s_first_row_on_a_scoreboard_of_its_own():
     assert boards[0] not in boards[1:] and waits[0] < min(waits[1:])
 
 
+@pytest.mark.parametrize("number, message", [("nosuch", "no attempt 'nosuch'"),
+                                             ("00a", "has no CUDA kernel for compute-sanitizer")])
+def test_sanitize_refuses_a_bad_attempt_in_one_line_before_looking_for_a_gpu(number, message):
+    out = subprocess.run([sys.executable, "profiles/sanitize.py", number], cwd=REPO, capture_output=True, text=True)
+    lines = out.stderr.strip().splitlines()
+    assert out.returncode != 0 and len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
+
+
 def test_load_path_refuses_an_attempt_without_sass_in_one_line():
     out = subprocess.run([sys.executable, "scripts/load_path.py", "00a"], cwd=REPO, capture_output=True, text=True)
     assert out.returncode != 0 and out.stderr.strip().splitlines() == [
