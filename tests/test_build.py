@@ -205,3 +205,18 @@ def test_the_timeline_probe_keeps_95s_registers_without_spilling(kernel):
     probe = _probe_script("timeline")
     usage = [u for u in build.resource_usage(build.build(probe.SOURCE, probe.KERNELS[kernel])) if u["target"] == "sm_90a"]
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
+
+
+def test_the_register_cap_probe_builds_93a_as_its_control_and_holds_its_caps():
+    # scripts/probes/register_cap.py includes 93a's kernel.cu: its control must be 93a's code, and
+    # each capped build must use no more registers than its cap (64: 93a's launch bounds)
+    probe = _probe_script("register_cap")
+    builds = probe.builds()
+
+    def code(library):
+        return [line for line in build.sass(library, "sm_90a").splitlines() if "identifier" not in line]
+
+    assert code(build.build(*builds["93a through this file"])) == code(build.build(attempts.find("93a").source))
+    for name, (source, defines) in builds.items():
+        usage = [u for u in build.resource_usage(build.build(source, defines)) if u["target"] == "sm_90a"]
+        assert usage and all(u["registers"] <= (defines["REG_CAP"] or 64) for u in usage), (name, usage)
