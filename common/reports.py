@@ -314,21 +314,24 @@ def timeline_rows(gpu: str) -> pd.DataFrame:
 
 
 def timeline_table(gpu: str) -> str:
-    """The timeline probe's run: where each call's time went, per SM (medians over SMs, then over
-    the calls)."""
+    """The timeline probe's runs: where each call's time went, per SM (medians over SMs, then over
+    the calls); a table per run (the pairs' shapes are a run of their own, `timeline.py pairs`)."""
     df = timeline_rows(gpu)
     if df.empty:
         return f"_No timeline probe recorded for {gpu} yet._"
-    lines = ["| shape | mode | kernel | SM's warps start over ns | call us | SM's last bytes us | SM's tail ns (last SM) "
-             "| a warp's last bytes to its end ns |", "|---|---|---|---:|---:|---:|---:|---:|"]
-    for r in df.itertuples():
-        lines.append(f"| {r.m}x{r.k}x{r.l} | {r.mode} | {r.kernel} | {_fmt(r.start_spread_ns, 0)} | {_fmt(r.call_ns / 1e3, 2)} | "
-                     f"{_fmt(r.last_arrival_ns / 1e3, 2)} | {_fmt(r.tail_ns, 0)} ({_fmt(r.tail_max_ns, 0)}) | "
-                     f"{_fmt(r.warp_tail_ns, 0)} |")
-    lines.append(run_note(df.iloc[0], f"`python3 scripts/probes/timeline.py`; one call at a time after the clearing, "
-                          f"median of {int(df.calls.iloc[0])} calls; "
-                          "times after the SM's first warp started, from the SM clock (results/probes/)"))
-    return "\n".join(lines)
+    tables = []
+    for _, run in df.groupby("git_sha", sort=False):
+        lines = ["| shape | mode | kernel | SM's warps start over ns | call us | SM's last bytes us | SM's tail ns (last SM) "
+                 "| a warp's last bytes to its end ns |", "|---|---|---|---:|---:|---:|---:|---:|"]
+        for r in run.itertuples():
+            lines.append(f"| {r.m}x{r.k}x{r.l} | {r.mode} | {r.kernel} | {_fmt(r.start_spread_ns, 0)} | {_fmt(r.call_ns / 1e3, 2)} | "
+                         f"{_fmt(r.last_arrival_ns / 1e3, 2)} | {_fmt(r.tail_ns, 0)} ({_fmt(r.tail_max_ns, 0)}) | "
+                         f"{_fmt(r.warp_tail_ns, 0)} |")
+        lines.append(run_note(run.iloc[0], f"`python3 scripts/probes/timeline.py`; one call at a time after the clearing, "
+                              f"median of {int(run.calls.iloc[0])} calls; "
+                              "times after the SM's first warp started, from the SM clock (results/probes/)"))
+        tables.append("\n".join(lines))
+    return "\n\n".join(tables)
 
 
 # nvidia-smi's clock-event reason bits (clocks_event_reasons.active), by name

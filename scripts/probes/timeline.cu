@@ -1,8 +1,9 @@
 // Probe "timeline": where a call's time goes inside the GPU, warp by warp. Each warp writes when
 // it started, when its last window of A had arrived and when it ended, as SM clock counts (%clock,
 // one multiprocessor's cycles) and global-timer nanoseconds (%globaltimer, for the spans across
-// SMs), with the SM it ran on. Only windows of the single-window loop are stamped (the shapes whose
-// warps run one window on the H100): a stamp in the pairs' loop spills. Two kernels, by FLOOR:
+// SMs), with the SM it ran on. Windows of the single-window loop are stamped (the shapes whose
+// warps run one window on the H100); with PAIR_STAMPS 1 the pairs' loop stamps each window's
+// arrival too, into shared memory (a stamp held in a register there spills). Two kernels, by FLOOR:
 //   FLOOR 0: 95's kernel on Hopper for K a multiple of 1024 (its split, one-window parts and
 //            runs by rule, dp4a products), instruction for instruction but for the stamps;
 //            PRODUCTS 0 folds each loaded word by XOR instead (no products, no decode of B), so
@@ -37,6 +38,10 @@
 // with the partials in a static array
 #ifndef SHALLOW_SUMS
 #define SHALLOW_SUMS 0
+#endif
+// 1: the pairs' loop stamps each window's arrival (7168x16384x1, 4096x14336x1 on the H100)
+#ifndef PAIR_STAMPS
+#define PAIR_STAMPS 0
 #endif
 
 // One warp's record, 32-bit words (the low halves of the clocks; differences taken modulo 2^32):
@@ -88,12 +93,29 @@ struct Stamps {
   // `word` depends on the window's A words: for 95, the result of its first product, which
   // ptxas places where 95 has it (after B's decode; 95 waits for all four rows at once there).
   __device__ void arrived(uint32_t word) { last = clock_after(word); }
+  // The pairs' arrivals, kept in shared memory by PairArrivals, taken as this warp's last so far.
+  __device__ void arrived_in_pairs();
   __device__ void end(uint32_t* buffer) {
     const uint32_t stop = clock_now(), global_stop = global_now();
     if (warp < 0) return;
     *reinterpret_cast<uint4*>(buffer + static_cast<long long>(warp) * STAMP_FIELDS + 4) = make_uint4(last, stop, global_stop, 0);
   }
 };
+
+// The pairs' loop's stamp: each window's arrival stored to the warp's slot in shared memory at
+// once, so that no register holds it across the loop. The slot is the warp's place on its SM
+// (%warpid, read again at each use: an index computed once and held spilled), unique among the
+// block's warps for as long as they run.
+__shared__ uint32_t pair_arrival[64];
+__device__ __forceinline__ int warp_in_block() {
+  int w;
+  asm volatile("mov.u32 %0, %%warpid;" : "=r"(w));
+  return w;
+}
+struct PairArrivals {
+  __device__ void arrived(uint32_t word) { pair_arrival[warp_in_block()] = clock_after(word); }
+};
+__device__ void Stamps::arrived_in_pairs() { last = pair_arrival[warp_in_block()]; }
 
 #if FLOOR
 // ---- 99's read, stamped ----
@@ -260,9 +282,10 @@ __device__ __forceinline__ BWindow b_window(uint4 bytes, uint32_t scales) {
   return f;
 }
 
+template <typename Stamp>  // Stamps (a register), PairArrivals (shared memory)
 __device__ __forceinline__ void rows_dot(uint32_t mag_lo, const uint4 (&bytes)[ROWS_PER_WARP],
                                          const uint32_t (&scales)[ROWS_PER_WARP], const BWindow& bw,
-                                         float (&acc)[ROWS_PER_WARP], Stamps* stamps) {
+                                         float (&acc)[ROWS_PER_WARP], Stamp* stamps) {
   float2 scale[ROWS_PER_WARP];
 #pragma unroll
   for (int r = 0; r < ROWS_PER_WARP; ++r) {
@@ -322,8 +345,9 @@ struct WindowLoads {
 
 // The window's products, its arrival stamped where they first read A (95 waits for the four rows
 // at once there); without the products, on all four rows' words.
+template <typename Stamp>
 __device__ __forceinline__ void window_dot(uint32_t mag_lo, const WindowLoads& w, float (&acc)[ROWS_PER_WARP],
-                                           Stamps* stamps) {
+                                           Stamp* stamps) {
 #if PRODUCTS
   const BWindow bw = b_window(w.b_bytes, w.sfb_two);
   rows_dot(mag_lo, w.a_rows, w.sfa_rows, bw, acc, stamps);
@@ -440,12 +464,17 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
   for (int r = 0; r < ROWS_PER_WARP; ++r) acc[r] = 0.0f;
   const uint8_t* sfa_run = sfa + row0 * (k / 16) + 4 * lane;
   int window = w_begin;
+  PairArrivals pair_stamps;
+  PairArrivals* const pairs_stamped = PAIR_STAMPS ? &pair_stamps : nullptr;
   for (; in_pairs && window + 1 < w_end; window += 2) {
     uint32_t runs[ROWS_PER_WARP] = {};
     load_scale_runs(sfa_run, k / 16, window, runs);
-    window_dot(mag_lo, pair_window_loads(p, k / 2, window, runs, lane, 0), acc, nullptr);
-    window_dot(mag_lo, pair_window_loads(p, k / 2, window + 1, runs, lane, 1), acc, nullptr);
+    // only the pair's second window is stamped (the last a warp reads): a stamp in the first
+    // window's products, where the second's loads are in flight, spills
+    window_dot(mag_lo, pair_window_loads(p, k / 2, window, runs, lane, 0), acc, static_cast<PairArrivals*>(nullptr));
+    window_dot(mag_lo, pair_window_loads(p, k / 2, window + 1, runs, lane, 1), acc, pairs_stamped);
   }
+  if (PAIR_STAMPS && window > w_begin) stamps.arrived_in_pairs();
   for (; window < w_end; ++window) window_dot(mag_lo, window_loads(p, k / 2, k / 16, window), acc, &stamps);
 
 #if SHALLOW_SUMS

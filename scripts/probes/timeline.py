@@ -12,6 +12,10 @@ results/probes/timeline-<gpu>-warps.csv. Then the stamped builds, stamps written
 95, 95a and the floor as the floor check times its strategies: what the stamps cost, and 95a
 against 95 on these shapes (results/probes/timeline-timed-<gpu>.csv). From the repository root on a GPU:
     python3 scripts/probes/timeline.py
+With `pairs`, the shapes whose warps run the pairs' loop on the H100 instead, with 95a's kernel
+(93a's code there) stamping each pair's second window, with and without products: their rows join
+timeline-<gpu>.csv, the stamps' cost timeline-pairs-timed-<gpu>.csv:
+    python3 scripts/probes/timeline.py pairs
 """
 import ctypes
 import sys
@@ -28,13 +32,19 @@ from scripts.probes.probe import record  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
 # Shapes whose warps run one window on the H100 (61's rule): one wave (4096x4096x1) to seven
-# (28672x4096x1). The pairs' loop (7168x16384x1, 4096x14336x1) is not stamped: a stamp there spills.
+# (28672x4096x1). The pairs' loop (7168x16384x1, 4096x14336x1) has its own kernels: PAIR_SHAPES.
 SHAPES = [(4096, 4096, 1), (8192, 8192, 1), (7168, 2048, 4), (4096, 7168, 8), (28672, 4096, 1)]
 KERNELS = {"95": {"FLOOR": 0}, "95 without products": {"FLOOR": 0, "PRODUCTS": 0},
            "95 in 98's blocks": {"FLOOR": 0, "BLOCK_WARPS": 8}, "95a": {"FLOOR": 0, "SHALLOW_SUMS": 1},
            "95a, partials in a static array": {"FLOOR": 0, "SHALLOW_SUMS": 2}}
+# The pairs' shapes, and 95a with the pairs' loop stamped (only each pair's second window: a stamp
+# in the first spills; a warp's last window is a pair's second where its part is whole pairs).
+PAIR_SHAPES = [(7168, 16384, 1), (4096, 14336, 1)]
+PAIR_KERNELS = {"95a, pairs stamped": {"FLOOR": 0, "SHALLOW_SUMS": 1, "PAIR_STAMPS": 1},
+                "95a without products, pairs stamped": {"FLOOR": 0, "SHALLOW_SUMS": 1, "PAIR_STAMPS": 1, "PRODUCTS": 0}}
 # the attempt whose output each stamped copy of a kernel computes, bit for bit
-COMPUTES = {"95": "95", "95 in 98's blocks": "95", "95a": "95a", "95a, partials in a static array": "95a"}
+COMPUTES = {"95": "95", "95 in 98's blocks": "95", "95a": "95a", "95a, partials in a static array": "95a",
+            "95a, pairs stamped": "95a"}
 # Does a block that holds shared memory reach its SM later? The floor's read asks for some, unused.
 FLOOR_SHARED_MEMORY = {"LAUNCH_SMEM": 512}
 CALLS = 7
@@ -105,19 +115,20 @@ def stamped(defines: dict, stamps: torch.Tensor):
     return kernel
 
 
-def main():
+def main(pairs: bool = False):
     gpu = sol.gpu_key(torch.cuda.get_device_name())
+    shapes, kernels = (PAIR_SHAPES, PAIR_KERNELS) if pairs else (SHAPES, KERNELS)
     rows, first_calls = [], []
     # a record per warp: at most a warp per 512 bytes of A and its scales, and the batch's B
-    records = max(m * l * (k // 2 + k // 16) // 512 + 64 * l + 1024 for m, k, l in SHAPES)
+    records = max(m * l * (k // 2 + k // 16) // 512 + 64 * l + 1024 for m, k, l in shapes)
     stamps = torch.zeros(records * len(FIELDS), dtype=torch.int32, device="cuda")
-    for shape in SHAPES:
+    for shape in shapes:
         data = problem.generate_input(*shape, seed=problem.TASK_SEED)
         m, k, l = shape
         for mode in MODES:
             config, defines = floor_defines(gpu, shape, mode)
             floors = {"floor": defines, "floor, 512 B of shared memory a block": {**defines, **FLOOR_SHARED_MEMORY}}
-            for name, kernel_defines in {**KERNELS, **floors}.items():
+            for name, kernel_defines in {**kernels, **floors}.items():
                 kernel = stamped(kernel_defines, stamps)
                 for _ in range(3):
                     kernel(data)                       # warm-up: the build, the launch path
@@ -129,22 +140,29 @@ def main():
                     warps = stamped_call(kernel, data, mode, stamps)
                     rows.append({"kernel": name, "floor_config": config if name.startswith("floor") else "",
                                  "m": m, "k": k, "l": l, "mode": mode, "call": call, **summary(warps)})
-                    if call == 0 and shape == SHAPES[0]:
+                    if call == 0 and shape == shapes[0] and not pairs:
                         first_calls.append(warps.assign(kernel=name, mode=mode))
     df = pd.DataFrame(rows).assign(**results.provenance())
     out = RESULTS_DIR / "probes" / f"timeline-{gpu}.csv"
+    if pairs:  # the pairs' rows join the one-window shapes' run, replacing the pairs' rows before them
+        old = pd.read_csv(out) if out.exists() else df.iloc[:0]
+        df = pd.concat([old[~old[["m", "k", "l"]].apply(tuple, axis=1).isin(PAIR_SHAPES)], df], ignore_index=True)
+    else:
+        pd.concat(first_calls).to_csv(out.with_name(f"timeline-{gpu}-warps.csv"), index=False)
     df.to_csv(out, index=False, float_format="%.4f")
-    pd.concat(first_calls).to_csv(out.with_name(f"timeline-{gpu}-warps.csv"), index=False)
     shown = ["call_ns", "start_spread_ns", "last_arrival_ns", "end_ns", "tail_ns",
              "tail_max_ns", "warp_tail_ns", "sm_ghz"]
     print(df.groupby(["m", "k", "l", "mode", "kernel"], sort=False)[shown].median().round(1).to_string())
     print(f"recorded {len(df)} rows in {out}")
-    # What the stamps cost: the stamped builds timed beside 95 and the floor, writing their stamps.
-    for defines in KERNELS.values():
+    # What the stamps cost: the stamped builds timed beside 95a (and 95) and the floor, writing
+    # their stamps.
+    for defines in kernels.values():
         stamped(defines, stamps)
-    record("timeline-timed", {n: (attempts.find(n).source, None) for n in ("95", "95a")} | {
-        f"{name}, stamped": (SOURCE, d) for name, d in KERNELS.items()}, SHAPES)
+    compared = ("95a",) if pairs else ("95", "95a")
+    timed = {name if pairs else f"{name}, stamped": (SOURCE, d) for name, d in kernels.items()}
+    record("timeline-pairs-timed" if pairs else "timeline-timed",
+           {n: (attempts.find(n).source, None) for n in compared} | timed, shapes)
 
 
 if __name__ == "__main__":
-    main()
+    main(pairs=sys.argv[1:] == ["pairs"])
