@@ -7,7 +7,7 @@ and quantized data, and nothing is timed if one fails. From the repository root 
 Written before any GPU ran it. The question: on the H100 93a's one-window parts run blocks of S
 warps at 64 registers, 32 warps an SM at most, 28 where S = 7 (4096x7168x8); is that what keeps
 their reads further from the floor than the loads alone? At 56 registers the kernel spills (76
-bytes a thread in the H100's build, in the single-window code) and an SM holds 36 warps (35 in
+bytes a thread in the H100's build, inside both loops) and an SM holds 36 warps (35 in
 blocks of 7). Prediction: 4096x7168x8 clean 1-2% closer to the floor (a quarter more warps); the
 shapes of S = 2 and 4 (7168x2048x4, 4096x4096x1, 28672x4096x1) within half a percent either way
 (an eighth more warps against the spills); 7168x16384x1, whose one wave does not fill the SMs'
