@@ -135,3 +135,13 @@ def test_the_commit_measured_takes_the_gpu_machines_word_for_clean_or_dirty(monk
     assert results.git_sha() == "abc123-dirty"
     monkeypatch.setattr(results, "_run", lambda *cmd: "")
     assert results.git_sha() == "abc123"
+
+
+def test_the_timeline_table_gives_each_run_its_rows_and_its_own_provenance():
+    # results/probes/timeline-h100.csv holds two runs: the one-window shapes' and `timeline.py pairs`
+    rows = reports.timeline_rows("h100")
+    blocks = reports.timeline_table("h100").split("| shape | mode | kernel |")[1:]
+    assert rows.git_sha.nunique() == len(blocks) > 1
+    for sha, run in rows.groupby("git_sha"):
+        block = next(b for b in blocks if f"commit {sha}" in b)
+        assert sum(line.startswith("| ") for line in block.splitlines()) == len(run)
