@@ -17,12 +17,11 @@ mode would say that warps in flight are not what holds those reads back.
 import sys
 from pathlib import Path
 
-import torch
+from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts, build, problem  # noqa: E402
-from common.check import check_output, poison  # noqa: E402
-from common.reference import reference_gpu  # noqa: E402
+from common import attempts, build  # noqa: E402
+from common.measure import Inputs, check_attempt  # noqa: E402
 from scripts.probes.probe import record  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
@@ -40,17 +39,11 @@ def builds() -> dict:
 
 
 def check(kernels: dict) -> None:
-    for shape in CHECK_SHAPES:
-        for data_class in ("full", "quantized"):
-            inputs = problem.generate_input(*shape, seed=11, data=data_class)
-            expected, abs_sum = reference_gpu(inputs)
-            for name, kernel in kernels.items():
-                poison(inputs[6])
-                result = check_output(kernel(inputs), expected, abs_sum, shape[1], data_class)
-                torch.cuda.synchronize()
-                if not result.ok:
-                    raise SystemExit(f"{name} fails on {shape} {data_class}: {result.message}")
-    print(f"checked {', '.join(kernels)} on {CHECK_SHAPES}, full and quantized data")
+    """The harness's check (poisoned outputs, reference, tolerance) of each build; stop at a failure."""
+    inputs = Inputs()
+    for name, kernel in kernels.items():
+        if failures := check_attempt(kernel, SimpleNamespace(number=name), inputs, CHECK_SHAPES, ["full", "quantized"]):
+            raise SystemExit(f"{name} fails: {failures}")
 
 
 def main():
