@@ -21,8 +21,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from common import attempts, build, problem, sol  # noqa: E402
 
-# a short window only, a split over a full and a short window, a split over 4 full windows
-SHAPES = [(128, 256, 1), (256, 1536, 2), (128, 4096, 1)]
+# a short window only, a split over a full and a short window, a split over 4 full windows, and a
+# split whose warps run one or two windows each on both GPUs (93b's loop ahead)
+SHAPES = [(128, 256, 1), (256, 1536, 2), (128, 4096, 1), (2176, 9216, 1)]
 PLANTED = REPO / "tests" / "cuda" / "planted_oob.cu"
 SUMMARY = re.compile(r"ERROR SUMMARY: (\d+) error|\((\d+) errors?,")   # memcheck | racecheck
 
