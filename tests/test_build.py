@@ -222,3 +222,21 @@ def test_the_register_cap_probe_builds_93a_as_its_control_and_holds_its_caps():
     for name, (source, defines) in builds.items():
         usage = [u for u in build.resource_usage(build.build(source, defines)) if u["target"] == "sm_90a"]
         assert usage and all(u["registers"] <= (defines["REG_CAP"] or 64) for u in usage), (name, usage)
+
+
+def test_the_ahead_without_runs_probe_launches_the_attempts_own_kernels_and_the_timed_one_does_not_spill():
+    # scripts/probes/ahead_without_runs.py includes 93a's and 93b's kernel.cu and launches their
+    # kernel without the runs (<false, false> where K is whole windows): the kernels must be the
+    # attempts' own code, and the one it times on the H100 must not spill (93b's kernel with the
+    # runs does, closing-the-gap section 59)
+    probe = _probe_script("ahead_without_runs")
+
+    def code(library):
+        return [line for line in build.sass(library, "sm_90a").splitlines() if "identifier" not in line]
+
+    for name, (source, defines) in probe.builds().items():
+        library = build.build(source, defines)
+        attempt = attempts.find(name.split()[0])
+        assert code(library) == code(build.build(attempt.source)), name
+        timed = [u for u in build.resource_usage(library) if u["target"] == "sm_90a" and "ILb0ELb0E" in u["kernel"]]
+        assert timed and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in timed), (name, timed)
