@@ -3,8 +3,10 @@ and 93b both launched as the H200 launches them (the kernel without the runs), b
 rule launches it, timed as the floor check times its strategies (rotated interleaved rounds,
 common/floor.py); rows in results/probes/ahead-without-runs-<gpu>.csv. Each build is first
 checked against the reference on full-range and quantized data, and nothing is timed if one
-fails. From the repository root on a GPU:
+fails. From the repository root on a GPU (`profile`: Nsight Compute on the same kernels and shapes,
+profiles/<gpu>/probes/ahead-without-runs.csv):
     python3 scripts/probes/ahead_without_runs.py
+    python3 scripts/probes/ahead_without_runs.py profile
 
 Written before any GPU ran it (closing-the-gap section 59). On the H100 93b's kernel with the runs
 spills and every warp pays for it; its kernel without them has no stack frame. The question: does
@@ -23,7 +25,7 @@ from types import SimpleNamespace
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts, build  # noqa: E402
 from common.measure import Inputs, check_attempt  # noqa: E402
-from scripts.probes.probe import record  # noqa: E402
+from scripts.probes.probe import time_or_profile  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
 # K beyond 8 windows (no one-window parts): the pairs' one wave (S = 2), parts of 3-4 windows
@@ -48,8 +50,10 @@ def check(kernels: dict) -> None:
 
 
 def main():
-    check({name: attempts.load_library(source, defines, name) for name, (source, defines) in builds().items()})
-    record("ahead-without-runs", {"93a": (attempts.find("93a").source, None)} | builds(), SHAPES)
+    kernels = {"93a": (attempts.find("93a").source, None)} | builds()
+    if len(sys.argv) == 1:  # timing: each build checked first
+        check({name: attempts.load_library(source, defines, name) for name, (source, defines) in builds().items()})
+    time_or_profile("ahead-without-runs", kernels, kernels, SHAPES, Path(__file__))
 
 
 if __name__ == "__main__":
