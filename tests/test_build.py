@@ -209,16 +209,18 @@ def test_the_timeline_probe_keeps_95s_registers_without_spilling(kernel):
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
 
 
+def _sass_lines(library):
+    """A build's sm_90a SASS without the lines that name the build (the same code compares equal)."""
+    return [line for line in build.sass(library, "sm_90a").splitlines() if "identifier" not in line]
+
+
 def test_the_register_cap_probe_builds_93a_as_its_control_and_holds_its_caps():
     # scripts/probes/register_cap.py includes 93a's kernel.cu: its control must be 93a's code, and
     # each capped build must use no more registers than its cap (64: 93a's launch bounds)
     probe = _probe_script("register_cap")
     builds = probe.builds()
 
-    def code(library):
-        return [line for line in build.sass(library, "sm_90a").splitlines() if "identifier" not in line]
-
-    assert code(build.build(*builds["93a through this file"])) == code(build.build(attempts.find("93a").source))
+    assert _sass_lines(build.build(*builds["93a through this file"])) == _sass_lines(build.build(attempts.find("93a").source))
     for name, (source, defines) in builds.items():
         usage = [u for u in build.resource_usage(build.build(source, defines)) if u["target"] == "sm_90a"]
         assert usage and all(u["registers"] <= (defines["REG_CAP"] or 64) for u in usage), (name, usage)
@@ -231,12 +233,9 @@ def test_the_ahead_without_runs_probe_launches_the_attempts_own_kernels_and_the_
     # runs does, closing-the-gap section 59)
     probe = _probe_script("ahead_without_runs")
 
-    def code(library):
-        return [line for line in build.sass(library, "sm_90a").splitlines() if "identifier" not in line]
-
     for name, (source, defines) in probe.builds().items():
         library = build.build(source, defines)
         attempt = attempts.find(name.split()[0])
-        assert code(library) == code(build.build(attempt.source)), name
+        assert _sass_lines(library) == _sass_lines(build.build(attempt.source)), name
         timed = [u for u in build.resource_usage(library) if u["target"] == "sm_90a" and "ILb0ELb0E" in u["kernel"]]
         assert timed and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in timed), (name, timed)

@@ -20,12 +20,9 @@ that on the H100 the loads ahead do not pay even without spills, and the H200 ru
 import sys
 from pathlib import Path
 
-from types import SimpleNamespace
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts, build  # noqa: E402
-from common.measure import Inputs, check_attempt  # noqa: E402
-from scripts.probes.probe import time_or_profile  # noqa: E402
+from scripts.probes.probe import check_builds, time_or_profile  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
 # K beyond 8 windows (no one-window parts): the pairs' one wave (S = 2), parts of 3-4 windows
@@ -41,18 +38,11 @@ def builds() -> dict:
     return {"93a without runs": (SOURCE, defines("93a", 0)), "93b without runs": (SOURCE, defines("93b", 1))}
 
 
-def check(kernels: dict) -> None:
-    """The harness's check (poisoned outputs, reference, tolerance) of each build; stop at a failure."""
-    inputs = Inputs()
-    for name, kernel in kernels.items():
-        if failures := check_attempt(kernel, SimpleNamespace(number=name), inputs, CHECK_SHAPES, ["full", "quantized"]):
-            raise SystemExit(f"{name} fails: {failures}")
-
-
 def main():
     kernels = {"93a": (attempts.find("93a").source, None)} | builds()
     if len(sys.argv) == 1:  # timing: each build checked first
-        check({name: attempts.load_library(source, defines, name) for name, (source, defines) in builds().items()})
+        check_builds({name: attempts.load_library(source, defines, name) for name, (source, defines) in builds().items()},
+                     CHECK_SHAPES)
     time_or_profile("ahead-without-runs", kernels, kernels, SHAPES, Path(__file__))
 
 

@@ -1,9 +1,11 @@
 """What every probe script does once it has named its kernels: time them beside the floor as the
 floor check times its strategies (rotated interleaved rounds, common/floor.py), record the rows in
 results/probes/<probe>-<gpu>.csv, and print each one's time over the floor's; or profile some of
-them with Nsight Compute, summarised as profiles/profile.py summarises an attempt."""
+them with Nsight Compute, summarised as profiles/profile.py summarises an attempt; or first check
+builds of their own against the reference."""
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 
@@ -11,9 +13,19 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts, floor, problem, sol  # noqa: E402
+from common.measure import Inputs, check_attempt  # noqa: E402
 from common.results import RESULTS_DIR  # noqa: E402
 from common.build import REPO  # noqa: E402
 from profiles.profile import REPORTS, STALL, kernel_summary, profile_command, raw_page  # noqa: E402
+
+
+def check_builds(kernels: dict, shapes: list) -> None:
+    """The harness's check (poisoned outputs, reference, tolerance) of each loaded build on
+    full-range and quantized data; stop at the first that fails, before anything is timed."""
+    inputs = Inputs()
+    for name, kernel in kernels.items():
+        if failures := check_attempt(kernel, SimpleNamespace(number=name), inputs, shapes, ["full", "quantized"]):
+            raise SystemExit(f"{name} fails: {failures}")
 
 
 def record(probe: str, others: dict, shapes: list, modes=floor.MODES, rounds=floor.ROUNDS) -> None:

@@ -17,12 +17,9 @@ mode would say that warps in flight are not what holds those reads back.
 import sys
 from pathlib import Path
 
-from types import SimpleNamespace
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts, build  # noqa: E402
-from common.measure import Inputs, check_attempt  # noqa: E402
-from scripts.probes.probe import record  # noqa: E402
+from scripts.probes.probe import check_builds, record  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
 ATTEMPT = "93a"
@@ -38,17 +35,10 @@ def builds() -> dict:
     return {name: (SOURCE, {"REG_CAP": cap, "INCLUDED_SOURCE": f"0x{included}"}) for name, cap in CAPS.items()}
 
 
-def check(kernels: dict) -> None:
-    """The harness's check (poisoned outputs, reference, tolerance) of each build; stop at a failure."""
-    inputs = Inputs()
-    for name, kernel in kernels.items():
-        if failures := check_attempt(kernel, SimpleNamespace(number=name), inputs, CHECK_SHAPES, ["full", "quantized"]):
-            raise SystemExit(f"{name} fails: {failures}")
-
-
 def main():
     others = {ATTEMPT: (attempts.find(ATTEMPT).source, None)} | builds()
-    check({name: attempts.load_library(source, defines, name) for name, (source, defines) in builds().items()})
+    check_builds({name: attempts.load_library(source, defines, name) for name, (source, defines) in builds().items()},
+                 CHECK_SHAPES)
     record("register-cap", others, SHAPES)
 
 
