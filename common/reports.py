@@ -334,6 +334,25 @@ def timeline_table(gpu: str) -> str:
     return "\n\n".join(tables)
 
 
+def room_table(gpu: str) -> str:
+    """`timeline.py room`: per shape, mode and kernel, the most warp places that the blocks already
+    on an SM and the starting block held when a block started, how many starts went beyond the
+    SM's 32, and how long before its block ended a block's first warp left (SM cycles, median)."""
+    path = results.RESULTS_DIR / "probes" / f"timeline-room-{gpu}.csv"
+    if not path.exists():
+        return f"_No timeline room probe recorded for {gpu} yet._"
+    df = pd.read_csv(path, keep_default_na=False)
+    lines = ["| shape | mode | kernel | warps a block | blocks | most warp places held at a block's start "
+             "| starts beyond 32 | first warp left before its block ended, cycles |",
+             "|---|---|---|---:|---:|---:|---:|---:|"]
+    for r in df.itertuples():
+        lines.append(f"| {r.m}x{r.k}x{r.l} | {r.mode} | {r.kernel} | {r.splits} | {r.blocks:,} | "
+                     f"{r.most_places_held} | {r.starts_beyond_32} | {_fmt(r.left_before_block_end_cycles, 0)} |")
+    lines.append(run_note(df.iloc[0], "`python3 scripts/probes/timeline.py room`; one call per kernel and mode "
+                          "after the clearing, every warp stamped (results/probes/)"))
+    return "\n".join(lines)
+
+
 # nvidia-smi's clock-event reason bits (clocks_event_reasons.active), by name
 CLOCK_EVENTS = {0x1: "idle", 0x2: "application clocks", 0x4: "power cap", 0x8: "hardware slowdown",
                 0x20: "software thermal", 0x40: "hardware thermal", 0x80: "power brake"}
@@ -474,6 +493,7 @@ TABLES = {
     "probe-profile": probe_profile_table,
     "clocks": clocks_table,
     "timeline": timeline_table,
+    "timeline-room": room_table,
     "latency": latency_table,
     "sweep": sweep_table,
     "shapes": shapes_table,

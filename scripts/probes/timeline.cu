@@ -11,7 +11,8 @@
 //            BLOCK_WARPS 8 gives it 98's grid (several one-window tiles a block); SHALLOW_SUMS 1
 //            95a's end (its output then 95a's), 2 the same with the partials in a static array
 //            (1 KB a block, up to 8 splits: the probe's shapes) instead of shared memory asked for
-//            at launch.
+//            at launch. OTHERS_LEAVE 1 (with SHALLOW_SUMS 1) 93c's end: a split tile's other warps
+//            signal the barrier, stamp their end and leave; the first waits and adds.
 //   FLOOR 1: 99's read (the floor's kernel), its configuration by THREADS, UNROLL and LOAD_HINT;
 //            LAUNCH_SMEM bytes of shared memory asked for at launch and not used (does a block
 //            that holds shared memory reach its SM later?).
@@ -38,6 +39,10 @@
 // with the partials in a static array
 #ifndef SHALLOW_SUMS
 #define SHALLOW_SUMS 0
+#endif
+// 1: 93c's end (the other warps of a split tile leave at once) in 95a's
+#ifndef OTHERS_LEAVE
+#define OTHERS_LEAVE 0
 #endif
 // 1: the pairs' loop stamps each window's arrival (7168x16384x1, 4096x14336x1 on the H100)
 #ifndef PAIR_STAMPS
@@ -492,7 +497,16 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
 #endif
   float4* tile_partials = split_partials + 8 * tile_in_block * splits;
   reinterpret_cast<float*>(tile_partials + 8 * split)[lane] = acc[0];
+#if OTHERS_LEAVE
+  if (split != 0) {
+    asm volatile("bar.arrive 0, %0;" :: "r"(splits * 32) : "memory");
+    stamps.end(stamp_buffer);
+    return;
+  }
+  asm volatile("bar.sync 0, %0;" :: "r"(splits * 32) : "memory");
+#else
   __syncthreads();
+#endif
   if (threadIdx.x < TILE_ROWS) {
     float total = 0.0f;
 #pragma unroll 4
@@ -581,6 +595,7 @@ extern "C" int nvfp4_gemv(const uint8_t* a, const uint8_t* b, const uint8_t* sfa
                                                   issue_per_byte() >= ONE_WINDOW_MIN_ISSUE_PER_BYTE);
   const dim3 grid(m / TILE_ROWS / tiles, l);
   if (SHALLOW_SUMS == 2 && tiles * s > ONE_WINDOW_MAX_WARPS) return static_cast<int>(cudaErrorInvalidValue);  // the static array's size
+  if (OTHERS_LEAVE && tiles > 1) return static_cast<int>(cudaErrorInvalidValue);  // its barrier counts one tile's warps
   const size_t partials_bytes = SHALLOW_SUMS == 1 && s > 1 ? tiles * s * 32 * sizeof(float) : 0;
   nvfp4_gemv_kernel<<<grid, dim3(s * 32, tiles), partials_bytes, stream>>>(a, b, sfa, sfb, c, m, k, b_batch_stride, sfb_batch_stride,
                                                  s, 0, split_reciprocal,

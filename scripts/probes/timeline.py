@@ -16,6 +16,11 @@ With `pairs`, the shapes whose warps run the pairs' loop on the H100 instead, wi
 (93a's code there) stamping each pair's second window, with and without products: their rows join
 timeline-<gpu>.csv, the stamps' cost timeline-pairs-timed-<gpu>.csv:
     python3 scripts/probes/timeline.py pairs
+With `room`, whether a warp that has left makes room for the next block before its own block
+ends (closing-the-gap section 60): 95a's kernel with its end and with 93c's (the other warps of a
+split tile leave at once) on shapes of several waves, one call per kernel and mode; per SM, the
+warp places held by the blocks resident when each block starts (results/probes/timeline-room-<gpu>.csv):
+    python3 scripts/probes/timeline.py room
 """
 import ctypes
 import sys
@@ -42,9 +47,14 @@ KERNELS = {"95": {"FLOOR": 0}, "95 without products": {"FLOOR": 0, "PRODUCTS": 0
 PAIR_SHAPES = [(7168, 16384, 1), (4096, 14336, 1)]
 PAIR_KERNELS = {"95a, pairs stamped": {"FLOOR": 0, "SHALLOW_SUMS": 1, "PAIR_STAMPS": 1},
                 "95a without products, pairs stamped": {"FLOOR": 0, "SHALLOW_SUMS": 1, "PAIR_STAMPS": 1, "PRODUCTS": 0}}
+# Shapes of several waves of one-window parts on the H100 (blocks of 2 and 7 warps), 95a's end
+# and 93c's: does a warp that has left give its room to the next block?
+ROOM_SHAPES = [(7168, 2048, 4), (4096, 7168, 8)]
+TILE_ROWS = 4  # timeline.cu's rows a tile
+ROOM_KERNELS = {"95a": KERNELS["95a"], "95a, others leave": {**KERNELS["95a"], "OTHERS_LEAVE": 1}}
 # the attempt whose output each stamped copy of a kernel computes, bit for bit
 COMPUTES = {"95": "95", "95 in 98's blocks": "95", "95a": "95a", "95a, partials in a static array": "95a",
-            "95a, pairs stamped": "95a"}
+            "95a, pairs stamped": "95a", "95a, others leave": "95a"}
 # Does a block that holds shared memory reach its SM later? The floor's read asks for some, unused.
 FLOOR_SHARED_MEMORY = {"LAUNCH_SMEM": 512}
 CALLS = 7
@@ -107,6 +117,49 @@ def summary(warps: pd.DataFrame) -> dict:
     return row
 
 
+def room(warps: pd.DataFrame, splits: int) -> dict:
+    """A call's blocks (a tile's `splits` warps, records in warp order) per SM: when each block
+    starts, the warp places held by the blocks already there (started, their last warp not yet
+    ended) and by itself; and how long before its block's end a block's first warp to leave left."""
+    blocks = warps.groupby(warps.index // splits).agg(sm=("sm", "first"), start=("start", "min"),
+                                                     first_end=("end", "min"), end=("end", "max"))
+    held = []
+    for _, on_sm in blocks.groupby("sm"):
+        starts, ends = on_sm.start.to_numpy(), on_sm.end.to_numpy()
+        held += [((starts < t) & (ends > t)).sum() * splits + splits for t in starts]
+    held = pd.Series(held)
+    return {"splits": splits, "blocks": len(blocks), "most_places_held": held.max(),
+            "starts_beyond_32": int((held > 32).sum()),
+            "left_before_block_end_cycles": (blocks.end - blocks.first_end).median()}
+
+
+def room_run():
+    """`room`: each kernel of ROOM_KERNELS on ROOM_SHAPES, one stamped call per mode, summarised
+    by room() into results/probes/timeline-room-<gpu>.csv."""
+    gpu = sol.gpu_key(torch.cuda.get_device_name())
+    records = max(m * l * (k // 2 + k // 16) // 512 + 64 * l + 1024 for m, k, l in ROOM_SHAPES)
+    stamps = torch.zeros(records * len(FIELDS), dtype=torch.int32, device="cuda")
+    rows = []
+    for shape in ROOM_SHAPES:
+        data = problem.generate_input(*shape, seed=problem.TASK_SEED)
+        m, k, l = shape
+        for mode in MODES:
+            for name, defines in ROOM_KERNELS.items():
+                kernel = stamped(defines, stamps)
+                for _ in range(3):
+                    kernel(data)
+                c = data[-1].clone()
+                assert torch.equal(c, attempts.load(COMPUTES[name])(data)), f"timeline's {name} differs on {shape}"
+                warps = stamped_call(kernel, data, mode, stamps)
+                rows.append({"kernel": name, "m": m, "k": k, "l": l, "mode": mode,
+                             **room(warps, len(warps) * TILE_ROWS // (m * l))})
+    df = pd.DataFrame(rows).assign(**results.provenance())
+    out = RESULTS_DIR / "probes" / f"timeline-room-{gpu}.csv"
+    df.to_csv(out, index=False, float_format="%.1f")
+    print(df.drop(columns=list(results.provenance())).to_string())
+    print(f"recorded {len(df)} rows in {out}")
+
+
 def stamped(defines: dict, stamps: torch.Tensor):
     """timeline.cu built with `defines`, writing its stamps to `stamps`."""
     kernel = attempts.load_library(SOURCE, defines, f"timeline {defines}")
@@ -165,4 +218,7 @@ def main(pairs: bool = False):
 
 
 if __name__ == "__main__":
-    main(pairs=sys.argv[1:] == ["pairs"])
+    if sys.argv[1:] == ["room"]:
+        room_run()
+    else:
+        main(pairs=sys.argv[1:] == ["pairs"])
