@@ -47,9 +47,10 @@ KERNELS = {"95": {"FLOOR": 0}, "95 without products": {"FLOOR": 0, "PRODUCTS": 0
 PAIR_SHAPES = [(7168, 16384, 1), (4096, 14336, 1)]
 PAIR_KERNELS = {"95a, pairs stamped": {"FLOOR": 0, "SHALLOW_SUMS": 1, "PAIR_STAMPS": 1},
                 "95a without products, pairs stamped": {"FLOOR": 0, "SHALLOW_SUMS": 1, "PAIR_STAMPS": 1, "PRODUCTS": 0}}
-# Shapes of several waves of one-window parts on the H100 (blocks of 2 and 7 warps), 95a's end
-# and 93c's: does a warp that has left give its room to the next block?
-ROOM_SHAPES = [(7168, 2048, 4), (4096, 7168, 8)]
+# Shapes of several waves of one-window parts on the H100 (blocks of 2, 7, 4, 8 and 3 warps: at 32
+# warps an SM, 7 and 3 leave places no whole block fills), 95a's end and 93c's: does a warp that
+# has left give its room to the next block?
+ROOM_SHAPES = [(7168, 2048, 4), (4096, 7168, 8), (28672, 4096, 1), (8192, 8192, 1), (8192, 3072, 4)]
 TILE_ROWS = 4  # timeline.cu's rows a tile
 ROOM_KERNELS = {"95a": KERNELS["95a"], "95a, others leave": {**KERNELS["95a"], "OTHERS_LEAVE": 1}}
 # the attempt whose output each stamped copy of a kernel computes, bit for bit
