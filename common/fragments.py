@@ -17,7 +17,8 @@ geomean means over the three benchmark shapes, MODE defaults to gpumode:
 `fig GPU ATTEMPT profile COLUMN [SHAPE]` reads profiles/<gpu>/<attempt>.csv (first benchmark
 shape by default); `fig GPU ATTEMPT stall-site SHAPE RANK` the share of all stall samples at the
 RANK-th instruction of profiles/<gpu>/stall-sites/<attempt>.csv; `fig GPU KERNEL timeline:COLUMN
-SHAPE MODE` a column of the timeline probe's run (ns). Blocks: `table NAME ARGS...` with the names in TABLES (common/reports.py).
+SHAPE MODE` a column of the timeline probe's run (ns); `fig GPU KERNEL room:COLUMN SHAPE MODE` a
+column of its `room` run (results/probes/timeline-room-<gpu>.csv). Blocks: `table NAME ARGS...` with the names in TABLES (common/reports.py).
 tests/test_generated.py fails when any generated fragment differs from what the data gives.
 """
 import re
@@ -81,6 +82,8 @@ def fig(gpu: str, attempt: str, quantity: str, where: str = "geomean", mode: str
         return probe_value(gpu, quantity.split(":", 1)[1], attempt.replace("_", " "), where, mode)
     if quantity.startswith("timeline:"):
         return timeline_value(gpu, attempt.replace("_", " "), quantity.split(":", 1)[1], where, mode)
+    if quantity.startswith("room:"):
+        return room_value(gpu, attempt.replace("_", " "), quantity.split(":", 1)[1], where, mode)
     number = attempts.find(attempt).number
     if quantity.startswith("speedup:"):
         other = attempts.find(quantity.split(":", 1)[1]).number
@@ -132,14 +135,26 @@ def probe_value(gpu: str, probe: str, strategy: str, shape: str, mode: str) -> s
     return f"{float(hit.x_floor.iloc[0]):.3f}"
 
 
-def timeline_value(gpu: str, kernel: str, column: str, shape: str, mode: str) -> str:
-    """One quantity of the timeline probe's run (ns, a median over SMs and calls), as its table
-    shows it; in a spec the kernel's spaces are written as underscores."""
-    df = reports.timeline_rows(gpu)
+def _kernel_value(df: pd.DataFrame, source: str, kernel: str, column: str, shape: str, mode: str) -> str:
+    """One column of a per-kernel probe table (kernel, m, k, l, mode), as its table shows it."""
     hit = df[(df.kernel == kernel) & (reports.shape_column(df) == shape) & (df["mode"] == mode)] if len(df) else df
     if hit.empty or column not in hit.columns:
-        raise FragmentError(f"results/probes/timeline-{gpu}.csv has no {column} of {kernel!r} on {shape} {mode}")
+        raise FragmentError(f"{source} has no {column} of {kernel!r} on {shape} {mode}")
     return f"{float(hit[column].iloc[0]):,.0f}"
+
+
+def timeline_value(gpu: str, kernel: str, column: str, shape: str, mode: str) -> str:
+    """One quantity of the timeline probe's run (ns, a median over SMs and calls); in a spec the
+    kernel's spaces are written as underscores."""
+    return _kernel_value(reports.timeline_rows(gpu), f"results/probes/timeline-{gpu}.csv", kernel, column, shape, mode)
+
+
+def room_value(gpu: str, kernel: str, column: str, shape: str, mode: str) -> str:
+    """One count of the timeline probe's `room` run; in a spec the kernel's spaces are written as
+    underscores."""
+    path = results.RESULTS_DIR / "probes" / f"timeline-room-{gpu}.csv"
+    df = pd.read_csv(path, keep_default_na=False) if path.exists() else pd.DataFrame()
+    return _kernel_value(df, f"results/probes/timeline-room-{gpu}.csv", kernel, column, shape, mode)
 
 
 def render(spec: str, path: Path) -> str:

@@ -347,7 +347,7 @@ def room_table(gpu: str) -> str:
              "|---|---|---|---:|---:|---:|---:|---:|"]
     for r in df.itertuples():
         lines.append(f"| {r.m}x{r.k}x{r.l} | {r.mode} | {r.kernel} | {r.splits} | {r.blocks:,} | "
-                     f"{r.most_places_held} | {r.starts_beyond_32} | {_fmt(r.left_before_block_end_cycles, 0)} |")
+                     f"{r.most_places_held} | {r.starts_beyond_32:,} | {_fmt(r.left_before_block_end_cycles, 0)} |")
     lines.append(run_note(df.iloc[0], "`python3 scripts/probes/timeline.py room`; one call per kernel and mode "
                           "after the clearing, every warp stamped (results/probes/)"))
     return "\n".join(lines)
