@@ -152,9 +152,7 @@ def timeline_value(gpu: str, kernel: str, column: str, shape: str, mode: str) ->
 def room_value(gpu: str, kernel: str, column: str, shape: str, mode: str) -> str:
     """One count of the timeline probe's `room` run; in a spec the kernel's spaces are written as
     underscores."""
-    path = results.RESULTS_DIR / "probes" / f"timeline-room-{gpu}.csv"
-    df = pd.read_csv(path, keep_default_na=False) if path.exists() else pd.DataFrame()
-    return _kernel_value(df, f"results/probes/timeline-room-{gpu}.csv", kernel, column, shape, mode)
+    return _kernel_value(reports.room_rows(gpu), f"results/probes/timeline-room-{gpu}.csv", kernel, column, shape, mode)
 
 
 def render(spec: str, path: Path) -> str:

@@ -334,14 +334,19 @@ def timeline_table(gpu: str) -> str:
     return "\n\n".join(tables)
 
 
+def room_rows(gpu: str) -> pd.DataFrame:
+    """`timeline.py room`'s run (results/probes/timeline-room-<gpu>.csv); empty where none."""
+    path = results.RESULTS_DIR / "probes" / f"timeline-room-{gpu}.csv"
+    return pd.read_csv(path, keep_default_na=False) if path.exists() else pd.DataFrame()
+
+
 def room_table(gpu: str) -> str:
     """`timeline.py room`: per shape, mode and kernel, the most warp places that the blocks already
     on an SM and the starting block held when a block started, how many starts went beyond the
     SM's 32, and how long before its block ended a block's first warp left (SM cycles, median)."""
-    path = results.RESULTS_DIR / "probes" / f"timeline-room-{gpu}.csv"
-    if not path.exists():
+    df = room_rows(gpu)
+    if df.empty:
         return f"_No timeline room probe recorded for {gpu} yet._"
-    df = pd.read_csv(path, keep_default_na=False)
     lines = ["| shape | mode | kernel | warps a block | blocks | most warp places held at a block's start "
              "| starts beyond 32 | first warp left before its block ended, cycles |",
              "|---|---|---|---:|---:|---:|---:|---:|"]

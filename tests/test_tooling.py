@@ -145,3 +145,18 @@ def test_the_timeline_table_gives_each_run_its_rows_and_its_own_provenance():
     for sha, run in rows.groupby("git_sha"):
         block = next(b for b in blocks if f"commit {sha}" in b)
         assert sum(line.startswith("| ") for line in block.splitlines()) == len(run)
+
+
+def test_the_timeline_room_count_sees_a_block_start_in_a_departed_warps_room():
+    # scripts/probes/timeline.py room: per block start, the warp places held by the blocks on the
+    # SM whose last warp has not ended, and by the block itself (records in warp order, 8 a block)
+    import pandas as pd
+    from scripts.probes.timeline import room
+    blocks = [(0, 100, 100), (0, 100, 100), (0, 100, 100), (0, 30, 100), (50, 200, 200)]  # start, first end, last end
+    warps = pd.DataFrame([{"sm": 0, "start": start, "end": first if w == 1 else last}
+                          for start, first, last in blocks for w in range(8)])
+    held = room(warps, 8)
+    assert (held["blocks"], held["most_places_held"], held["starts_beyond_32"]) == (5, 40, 1)
+    # the same blocks with the fifth starting once the fourth has ended: no start beyond 32
+    late = warps.assign(start=warps.start.where(warps.start != 50, 150), end=warps.end.where(warps.end != 200, 300))
+    assert room(late, 8)["starts_beyond_32"] == 0

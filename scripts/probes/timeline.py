@@ -138,19 +138,14 @@ def room_run():
     """`room`: each kernel of ROOM_KERNELS on ROOM_SHAPES, one stamped call per mode, summarised
     by room() into results/probes/timeline-room-<gpu>.csv."""
     gpu = sol.gpu_key(torch.cuda.get_device_name())
-    records = max(m * l * (k // 2 + k // 16) // 512 + 64 * l + 1024 for m, k, l in ROOM_SHAPES)
-    stamps = torch.zeros(records * len(FIELDS), dtype=torch.int32, device="cuda")
+    stamps = stamp_buffer(ROOM_SHAPES)
     rows = []
     for shape in ROOM_SHAPES:
         data = problem.generate_input(*shape, seed=problem.TASK_SEED)
         m, k, l = shape
         for mode in MODES:
             for name, defines in ROOM_KERNELS.items():
-                kernel = stamped(defines, stamps)
-                for _ in range(3):
-                    kernel(data)
-                c = data[-1].clone()
-                assert torch.equal(c, attempts.load(COMPUTES[name])(data)), f"timeline's {name} differs on {shape}"
+                kernel = warmed_up(name, defines, stamps, data, shape)
                 warps = stamped_call(kernel, data, mode, stamps)
                 rows.append({"kernel": name, "m": m, "k": k, "l": l, "mode": mode,
                              **room(warps, len(warps) * TILE_ROWS // (m * l))})
@@ -159,6 +154,26 @@ def room_run():
     df.to_csv(out, index=False, float_format="%.1f")
     print(df.drop(columns=list(results.provenance())).to_string())
     print(f"recorded {len(df)} rows in {out}")
+
+
+def stamp_buffer(shapes) -> torch.Tensor:
+    """Room for a record per warp on any of the shapes: at most a warp per 512 bytes of A and its
+    scales, and the batch's B."""
+    records = max(m * l * (k // 2 + k // 16) // 512 + 64 * l + 1024 for m, k, l in shapes)
+    return torch.zeros(records * len(FIELDS), dtype=torch.int32, device="cuda")
+
+
+def warmed_up(name: str, defines: dict, stamps: torch.Tensor, data, shape):
+    """The stamped build, called three times (the build, the launch path) and, where it computes an
+    attempt's output, checked against that attempt bit for bit."""
+    kernel = stamped(defines, stamps)
+    for _ in range(3):
+        kernel(data)
+    if name in COMPUTES:
+        c = data[-1].clone()
+        assert torch.equal(c, attempts.load(COMPUTES[name])(data)), \
+            f"timeline's {name} differs from {COMPUTES[name]} on {shape}"
+    return kernel
 
 
 def stamped(defines: dict, stamps: torch.Tensor):
@@ -173,9 +188,7 @@ def main(pairs: bool = False):
     gpu = sol.gpu_key(torch.cuda.get_device_name())
     shapes, kernels = (PAIR_SHAPES, PAIR_KERNELS) if pairs else (SHAPES, KERNELS)
     rows, first_calls = [], []
-    # a record per warp: at most a warp per 512 bytes of A and its scales, and the batch's B
-    records = max(m * l * (k // 2 + k // 16) // 512 + 64 * l + 1024 for m, k, l in shapes)
-    stamps = torch.zeros(records * len(FIELDS), dtype=torch.int32, device="cuda")
+    stamps = stamp_buffer(shapes)
     for shape in shapes:
         data = problem.generate_input(*shape, seed=problem.TASK_SEED)
         m, k, l = shape
@@ -183,13 +196,7 @@ def main(pairs: bool = False):
             config, defines = floor_defines(gpu, shape, mode)
             floors = {"floor": defines, "floor, 512 B of shared memory a block": {**defines, **FLOOR_SHARED_MEMORY}}
             for name, kernel_defines in {**kernels, **floors}.items():
-                kernel = stamped(kernel_defines, stamps)
-                for _ in range(3):
-                    kernel(data)                       # warm-up: the build, the launch path
-                if name in COMPUTES:
-                    c = data[-1].clone()
-                    assert torch.equal(c, attempts.load(COMPUTES[name])(data)), \
-                        f"timeline's {name} differs from {COMPUTES[name]} on {shape}"
+                kernel = warmed_up(name, kernel_defines, stamps, data, shape)
                 for call in range(CALLS):
                     warps = stamped_call(kernel, data, mode, stamps)
                     rows.append({"kernel": name, "floor_config": config if name.startswith("floor") else "",
