@@ -239,3 +239,28 @@ def test_the_ahead_without_runs_probe_launches_the_attempts_own_kernels_and_the_
         assert _sass_lines(library) == _sass_lines(build.build(attempt.source)), name
         timed = [u for u in build.resource_usage(library) if u["target"] == "sm_90a" and "ILb0ELb0E" in u["kernel"]]
         assert timed and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in timed), (name, timed)
+
+
+def _kernel_sass(library, name: str) -> dict:
+    """A build's sm_90a SASS per function whose mangled name contains `name`."""
+    functions = re.split(r"^\s*Function : ", build.sass(library, "sm_90a"), flags=re.M)[1:]
+    return {f.split("\n", 1)[0].strip(): [line for line in f.splitlines()[1:] if "identifier" not in line]
+            for f in functions if name in f.split("\n", 1)[0]}
+
+
+def test_the_launch_cost_probe_runs_93cs_code_and_holds_the_registers_it_names():
+    # scripts/probes/launch_cost.py includes 93c's kernel.cu: its kernels must be 93c's code; the
+    # no-work kernel holds 93c's 64 registers only where the variant says so
+    probe = _probe_script("launch_cost")
+    builds = probe.builds()
+    attempt = build.build(attempts.find("93c").source)
+
+    for name in ("93c through this file", "93c, carveout preferring L1"):
+        ours = _kernel_sass(build.build(*builds[name]), "nvfp4_gemv_kernel")
+        assert ours and ours == _kernel_sass(attempt, "nvfp4_gemv_kernel"), name
+    for name, (source, defines) in builds.items():
+        if defines["WORK"] == 0:
+            usage = [u for u in build.resource_usage(build.build(source, defines))
+                     if u["target"] == "sm_90a" and "no_work" in u["kernel"]]
+            held = defines.get("HOLD_REGISTERS", 0)
+            assert usage and all((u["registers"] == 64) == bool(held) for u in usage), (name, usage)
