@@ -199,12 +199,13 @@ def test_53_waits_for_a_runs_scales_only_after_the_windows_a_loads_are_out():
 
 
 @pytest.mark.parametrize("kernel", ["95", "95 without products", "95 in 98's blocks", "95a", "95a, partials in a static array",
-                                    "95a, pairs stamped", "95a without products, pairs stamped", "95a, others leave"])
+                                    "95a, pairs stamped", "95a without products, pairs stamped", "95a, others leave",
+                                    "95a, rows and scales stamped"])
 def test_the_timeline_probe_keeps_95s_registers_without_spilling(kernel):
     # scripts/probes/timeline.py stamps 95's Hopper kernel: a stamp that spilled or lowered its 32
     # warps an SM would time another kernel (the probe's copy is 95's sm_90a path only)
     probe = _probe_script("timeline")
-    kernels = probe.KERNELS | probe.PAIR_KERNELS | probe.ROOM_KERNELS
+    kernels = probe.KERNELS | probe.PAIR_KERNELS | probe.ROOM_KERNELS | probe.BYTES_KERNELS
     usage = [u for u in build.resource_usage(build.build(probe.SOURCE, kernels[kernel])) if u["target"] == "sm_90a"]
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
 

@@ -13,6 +13,8 @@
 //            (1 KB a block, up to 8 splits: the probe's shapes) instead of shared memory asked for
 //            at launch. OTHERS_LEAVE 1 (with SHALLOW_SUMS 1) 93c's end: a split tile's other warps
 //            signal the barrier, stamp their end and leave; the first waits and adds.
+//            ALL_BYTES_STAMPED 1 stamps a window's arrival once every row of A and its scales are
+//            in, instead of where the products first read row 0.
 //   FLOOR 1: 99's read (the floor's kernel), its configuration by THREADS, UNROLL and LOAD_HINT;
 //            LAUNCH_SMEM bytes of shared memory asked for at launch and not used (does a block
 //            that holds shared memory reach its SM later?).
@@ -47,6 +49,12 @@
 // 1: the pairs' loop stamps each window's arrival (7168x16384x1, 4096x14336x1 on the H100)
 #ifndef PAIR_STAMPS
 #define PAIR_STAMPS 0
+#endif
+// 1: a one-window loop's arrival stamped once all four rows of A and their scales are in (a value
+// of every row's load and every scale's, before the products); 0: where the products first read
+// row 0's A (95's stamp)
+#ifndef ALL_BYTES_STAMPED
+#define ALL_BYTES_STAMPED 0
 #endif
 
 // One warp's record, 32-bit words (the low halves of the clocks; differences taken modulo 2^32):
@@ -355,7 +363,17 @@ __device__ __forceinline__ void window_dot(uint32_t mag_lo, const WindowLoads& w
                                            Stamp* stamps) {
 #if PRODUCTS
   const BWindow bw = b_window(w.b_bytes, w.sfb_two);
+#if ALL_BYTES_STAMPED
+  if (stamps) {
+    uint32_t every = 0;
+#pragma unroll
+    for (int r = 0; r < ROWS_PER_WARP; ++r) every ^= w.a_rows[r].x ^ w.sfa_rows[r];
+    stamps->arrived(every);
+  }
+  rows_dot(mag_lo, w.a_rows, w.sfa_rows, bw, acc, static_cast<Stamp*>(nullptr));
+#else
   rows_dot(mag_lo, w.a_rows, w.sfa_rows, bw, acc, stamps);
+#endif
 #else
   if (stamps) stamps->arrived(w.a_rows[0].x ^ w.a_rows[1].x ^ w.a_rows[2].x ^ w.a_rows[3].x);
   uint32_t fold = w.b_bytes.x ^ w.sfb_two;

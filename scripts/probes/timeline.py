@@ -21,6 +21,11 @@ ends (closing-the-gap section 60): 95a's kernel with its end and with 93c's (the
 split tile leave at once) on shapes of several waves, one call per kernel and mode; per SM, the
 warp places held by the blocks resident when each block starts (results/probes/timeline-room-<gpu>.csv):
     python3 scripts/probes/timeline.py room
+With `bytes`, whether a window's scales are the last of its bytes to come (closing-the-gap section
+62): 95a's kernel with its stamp (where the products first read row 0) and stamped once all four
+rows and their scales are in, on the one-window shapes; rows join timeline-<gpu>.csv, the stamps'
+cost timeline-bytes-timed-<gpu>.csv:
+    python3 scripts/probes/timeline.py bytes
 """
 import ctypes
 import sys
@@ -53,9 +58,14 @@ PAIR_KERNELS = {"95a, pairs stamped": {"FLOOR": 0, "SHALLOW_SUMS": 1, "PAIR_STAM
 ROOM_SHAPES = [(7168, 2048, 4), (4096, 7168, 8), (28672, 4096, 1), (8192, 8192, 1), (8192, 3072, 4)]
 TILE_ROWS = 4  # timeline.cu's rows a tile
 ROOM_KERNELS = {"95a": KERNELS["95a"], "95a, others leave": {**KERNELS["95a"], "OTHERS_LEAVE": 1}}
+# Are a window's scales the last of its bytes? 95a's stamp (where the products first read row 0)
+# beside the same kernel stamped once all four rows and their scales are in (closing-the-gap
+# section 62), on the one-window shapes.
+BYTES_KERNELS = {"95a, row 0 stamped": KERNELS["95a"],
+                 "95a, rows and scales stamped": {**KERNELS["95a"], "ALL_BYTES_STAMPED": 1}}
 # the attempt whose output each stamped copy of a kernel computes, bit for bit
 COMPUTES = {"95": "95", "95 in 98's blocks": "95", "95a": "95a", "95a, partials in a static array": "95a",
-            "95a, pairs stamped": "95a", "95a, others leave": "95a"}
+            "95a, pairs stamped": "95a", "95a, others leave": "95a"} | {name: "95a" for name in BYTES_KERNELS}
 # Does a block that holds shared memory reach its SM later? The floor's read asks for some, unused.
 FLOOR_SHARED_MEMORY = {"LAUNCH_SMEM": 512}
 CALLS = 7
@@ -184,9 +194,17 @@ def stamped(defines: dict, stamps: torch.Tensor):
     return kernel
 
 
-def main(pairs: bool = False):
+# The runs of main(): shapes, kernels, whether the floor's reads run beside them, and the probe
+# name of the stamps' timed cost. The first writes timeline-<gpu>.csv anew; the others replace only
+# their own rows in it.
+RUNS = {"": (SHAPES, KERNELS, True, "timeline-timed"),
+        "pairs": (PAIR_SHAPES, PAIR_KERNELS, True, "timeline-pairs-timed"),
+        "bytes": (SHAPES, BYTES_KERNELS, False, "timeline-bytes-timed")}
+
+
+def main(run: str = ""):
     gpu = sol.gpu_key(torch.cuda.get_device_name())
-    shapes, kernels = (PAIR_SHAPES, PAIR_KERNELS) if pairs else (SHAPES, KERNELS)
+    shapes, kernels, with_floors, timed_probe = RUNS[run]
     rows, first_calls = [], []
     stamps = stamp_buffer(shapes)
     for shape in shapes:
@@ -195,19 +213,20 @@ def main(pairs: bool = False):
         for mode in MODES:
             config, defines = floor_defines(gpu, shape, mode)
             floors = {"floor": defines, "floor, 512 B of shared memory a block": {**defines, **FLOOR_SHARED_MEMORY}}
-            for name, kernel_defines in {**kernels, **floors}.items():
+            for name, kernel_defines in {**kernels, **(floors if with_floors else {})}.items():
                 kernel = warmed_up(name, kernel_defines, stamps, data, shape)
                 for call in range(CALLS):
                     warps = stamped_call(kernel, data, mode, stamps)
                     rows.append({"kernel": name, "floor_config": config if name.startswith("floor") else "",
                                  "m": m, "k": k, "l": l, "mode": mode, "call": call, **summary(warps)})
-                    if call == 0 and shape == shapes[0] and not pairs:
+                    if call == 0 and shape == shapes[0] and not run:
                         first_calls.append(warps.assign(kernel=name, mode=mode))
     df = pd.DataFrame(rows).assign(**results.provenance())
     out = RESULTS_DIR / "probes" / f"timeline-{gpu}.csv"
-    if pairs:  # the pairs' rows join the one-window shapes' run, replacing the pairs' rows before them
+    if run:  # this run's rows join the first run's, replacing its own kernels' rows on its shapes
         old = pd.read_csv(out) if out.exists() else df.iloc[:0]
-        df = pd.concat([old[~old[["m", "k", "l"]].apply(tuple, axis=1).isin(PAIR_SHAPES)], df], ignore_index=True)
+        mine = old[["m", "k", "l"]].apply(tuple, axis=1).isin(shapes) & old.kernel.isin(set(df.kernel))
+        df = pd.concat([old[~mine], df], ignore_index=True)
     else:
         pd.concat(first_calls).to_csv(out.with_name(f"timeline-{gpu}-warps.csv"), index=False)
     df.to_csv(out, index=False, float_format="%.4f")
@@ -219,14 +238,13 @@ def main(pairs: bool = False):
     # their stamps.
     for defines in kernels.values():
         stamped(defines, stamps)
-    compared = ("95a",) if pairs else ("95", "95a")
-    timed = {name if pairs else f"{name}, stamped": (SOURCE, d) for name, d in kernels.items()}
-    record("timeline-pairs-timed" if pairs else "timeline-timed",
-           {n: (attempts.find(n).source, None) for n in compared} | timed, shapes)
+    compared = ("95a",) if run else ("95", "95a")
+    timed = {name if run else f"{name}, stamped": (SOURCE, d) for name, d in kernels.items()}
+    record(timed_probe, {n: (attempts.find(n).source, None) for n in compared} | timed, shapes)
 
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["room"]:
         room_run()
     else:
-        main(pairs=sys.argv[1:] == ["pairs"])
+        main(sys.argv[1] if sys.argv[1:] else "")
