@@ -265,3 +265,12 @@ def test_the_launch_cost_probe_runs_93cs_code_and_holds_the_registers_it_names()
                      if u["target"] == "sm_90a" and "no_work" in u["kernel"]]
             held = defines.get("HOLD_REGISTERS", 0)
             assert usage and all((u["registers"] == 64) == bool(held) for u in usage), (name, usage)
+
+
+def test_the_split_count_probe_runs_93cs_kernels_unchanged():
+    # scripts/probes/split_count.py includes 93c's kernel.cu and changes only the launch's S: its
+    # kernels must be 93c's code in every build
+    probe = _probe_script("split_count")
+    attempt = _kernel_sass(build.build(attempts.find("93c").source), "nvfp4_gemv_kernel")
+    for name, (source, defines) in probe.builds().items():
+        assert _kernel_sass(build.build(source, defines), "nvfp4_gemv_kernel") == attempt, name
