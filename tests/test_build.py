@@ -272,11 +272,12 @@ def test_the_split_count_probe_runs_93cs_kernels_unchanged():
     # kernels must be 93c's code in every build
     probe = _probe_script("split_count")
     attempt = _kernel_sass(build.build(attempts.find("93c").source), "nvfp4_gemv_kernel")
+    assert attempt
     for name, (source, defines) in probe.builds().items():
         assert _kernel_sass(build.build(source, defines), "nvfp4_gemv_kernel") == attempt, name
 
 
 def test_93d_runs_93cs_kernels():
     # 93d changes 93c's dispatch only: its kernels must be 93c's code, instruction for instruction
-    assert _kernel_sass(build.build(attempts.find("93d").source), "nvfp4_gemv_kernel") == \
-        _kernel_sass(build.build(attempts.find("93c").source), "nvfp4_gemv_kernel")
+    ours = _kernel_sass(build.build(attempts.find("93d").source), "nvfp4_gemv_kernel")
+    assert ours and ours == _kernel_sass(build.build(attempts.find("93c").source), "nvfp4_gemv_kernel")

@@ -160,3 +160,16 @@ def test_the_timeline_room_count_sees_a_block_start_in_a_departed_warps_room():
     # the same blocks with the fifth starting once the fourth has ended: no start beyond 32
     late = warps.assign(start=warps.start.where(warps.start != 50, 150), end=warps.end.where(warps.end != 200, 300))
     assert room(late, 8)["starts_beyond_32"] == 0
+
+
+def test_a_later_timeline_run_replaces_only_its_own_kernels_on_its_own_shapes():
+    # timeline.py pairs and bytes add their rows to timeline-<gpu>.csv: a kernel they run again on
+    # a shape they run replaces its old rows; other kernels, and the same kernel on other shapes, stay
+    import pandas as pd
+    from scripts.probes.timeline import joined
+    old = pd.DataFrame([{"kernel": kernel, "m": m, "k": 4096, "l": 1, "call_ns": 1}
+                        for kernel in ("95a", "floor") for m in (4096, 8192)])
+    new = pd.DataFrame([{"kernel": "95a", "m": 4096, "k": 4096, "l": 1, "call_ns": 2}])
+    rows = joined(old, new, [(4096, 4096, 1)])
+    assert sorted(zip(rows.kernel, rows.m, rows.call_ns)) == [("95a", 4096, 2), ("95a", 8192, 1),
+                                                              ("floor", 4096, 1), ("floor", 8192, 1)]

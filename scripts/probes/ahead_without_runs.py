@@ -21,8 +21,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts, build  # noqa: E402
-from scripts.probes.probe import check_builds, time_or_profile  # noqa: E402
+from common import attempts  # noqa: E402
+from scripts.probes.probe import check_builds, included_source, time_or_profile  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
 # K beyond 8 windows (no one-window parts): the pairs' one wave (S = 2), parts of 3-4 windows
@@ -32,10 +32,8 @@ CHECK_SHAPES = [(4096, 10240, 1), (4352, 10304, 2), (2048, 16384, 2), (128, 1638
 
 
 def builds() -> dict:
-    def defines(attempt: str, ahead: int) -> dict:
-        included = build.source_id(attempts.find(attempt).source).split(":")[1]
-        return {"AHEAD": ahead, "INCLUDED_SOURCE": f"0x{included}"}
-    return {"93a without runs": (SOURCE, defines("93a", 0)), "93b without runs": (SOURCE, defines("93b", 1))}
+    return {"93a without runs": (SOURCE, {"AHEAD": 0, **included_source("93a")}),
+            "93b without runs": (SOURCE, {"AHEAD": 1, **included_source("93b")})}
 
 
 def main():

@@ -30,9 +30,9 @@ import pandas as pd
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts, build, floor, sol  # noqa: E402
+from common import attempts, floor, sol  # noqa: E402
 from scripts.probes import timeline  # noqa: E402
-from scripts.probes.probe import write  # noqa: E402
+from scripts.probes.probe import included_source, write  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
 ATTEMPT = "93c"
@@ -51,8 +51,7 @@ SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (4096, 4096, 1), (
 
 
 def builds() -> dict:
-    included = build.source_id(attempts.find(ATTEMPT).source).split(":")[1]
-    return {name: (SOURCE, {**defines, "INCLUDED_SOURCE": f"0x{included}"}) for name, defines in VARIANTS.items()}
+    return {name: (SOURCE, {**defines, **included_source(ATTEMPT)}) for name, defines in VARIANTS.items()}
 
 
 def floor_reads(gpu: str, shape: tuple, mode: str) -> dict:

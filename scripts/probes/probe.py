@@ -12,11 +12,18 @@ import pandas as pd
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts, floor, problem, sol  # noqa: E402
+from common import attempts, build, floor, problem, sol  # noqa: E402
 from common.measure import Inputs, check_attempt  # noqa: E402
 from common.results import RESULTS_DIR  # noqa: E402
 from common.build import REPO  # noqa: E402
 from profiles.profile import REPORTS, STALL, kernel_summary, profile_command, raw_page  # noqa: E402
+
+
+def included_source(number: str) -> dict:
+    """The define that a probe source including attempt `number`'s kernel.cu passes to its build:
+    the build's cache key covers only the probe's own file, so the included source's id goes in
+    with the defines, and an edit to the attempt rebuilds the probe."""
+    return {"INCLUDED_SOURCE": "0x" + build.source_id(attempts.find(number).source).split(":")[1]}
 
 
 def check_builds(kernels: dict, shapes: list) -> None:

@@ -18,8 +18,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts, build  # noqa: E402
-from scripts.probes.probe import check_builds, record  # noqa: E402
+from common import attempts  # noqa: E402
+from scripts.probes.probe import check_builds, included_source, record  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
 ATTEMPT = "93a"
@@ -31,8 +31,7 @@ CHECK_SHAPES = [(4096, 7168, 2), (1024, 2048, 3), (4096, 4096, 1), (128, 16384, 
 
 
 def builds() -> dict:
-    included = build.source_id(attempts.find(ATTEMPT).source).split(":")[1]
-    return {name: (SOURCE, {"REG_CAP": cap, "INCLUDED_SOURCE": f"0x{included}"}) for name, cap in CAPS.items()}
+    return {name: (SOURCE, {"REG_CAP": cap, **included_source(ATTEMPT)}) for name, cap in CAPS.items()}
 
 
 def main():

@@ -23,8 +23,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts, build  # noqa: E402
-from scripts.probes.probe import check_builds, record  # noqa: E402
+from common import attempts  # noqa: E402
+from scripts.probes.probe import check_builds, included_source, record  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
 ATTEMPT = "93c"
@@ -35,8 +35,7 @@ CHECK_SHAPES = [(4096, 7168, 2), (1024, 2048, 3), (128, 16384, 1), (1152, 5184, 
 
 
 def builds() -> dict:
-    included = build.source_id(attempts.find(ATTEMPT).source).split(":")[1]
-    return {name: (SOURCE, {"SPLITS_MODE": mode, "INCLUDED_SOURCE": f"0x{included}"}) for name, mode in MODES.items()}
+    return {name: (SOURCE, {"SPLITS_MODE": mode, **included_source(ATTEMPT)}) for name, mode in MODES.items()}
 
 
 def main():

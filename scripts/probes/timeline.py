@@ -202,6 +202,13 @@ RUNS = {"": (SHAPES, KERNELS, True, "timeline-timed"),
         "bytes": (SHAPES, BYTES_KERNELS, False, "timeline-bytes-timed")}
 
 
+def joined(old: pd.DataFrame, new: pd.DataFrame, shapes) -> pd.DataFrame:
+    """A later run's rows joined to those already recorded, replacing the old rows of its own
+    kernels on its own shapes (and nothing else)."""
+    mine = old[["m", "k", "l"]].apply(tuple, axis=1).isin(shapes) & old.kernel.isin(set(new.kernel))
+    return pd.concat([old[~mine], new], ignore_index=True)
+
+
 def main(run: str = ""):
     gpu = sol.gpu_key(torch.cuda.get_device_name())
     shapes, kernels, with_floors, timed_probe = RUNS[run]
@@ -223,10 +230,8 @@ def main(run: str = ""):
                         first_calls.append(warps.assign(kernel=name, mode=mode))
     df = pd.DataFrame(rows).assign(**results.provenance())
     out = RESULTS_DIR / "probes" / f"timeline-{gpu}.csv"
-    if run:  # this run's rows join the first run's, replacing its own kernels' rows on its shapes
-        old = pd.read_csv(out) if out.exists() else df.iloc[:0]
-        mine = old[["m", "k", "l"]].apply(tuple, axis=1).isin(shapes) & old.kernel.isin(set(df.kernel))
-        df = pd.concat([old[~mine], df], ignore_index=True)
+    if run:
+        df = joined(pd.read_csv(out) if out.exists() else df.iloc[:0], df, shapes)
     else:
         pd.concat(first_calls).to_csv(out.with_name(f"timeline-{gpu}-warps.csv"), index=False)
     df.to_csv(out, index=False, float_format="%.4f")
