@@ -107,6 +107,9 @@ def gpus() -> list[str]:
 def record(gpu: str, rows: list[dict]) -> Path:
     """Append rows (each a measurement plus provenance), replacing rows with the same key."""
     new = pd.DataFrame(rows)[COLUMNS]
+    # a missing text field is "" as the file reads it back: a None config would miss its key
+    text = [c for c in COLUMNS if c in TEXT_COLUMNS]
+    new[text] = new[text].fillna("").astype(str)
     old = _read(gpu)   # never a cached copy: what is on disk now is what the new rows join
     merged = pd.concat([old, new], ignore_index=True)
     merged = merged.drop_duplicates(subset=KEY, keep="last")

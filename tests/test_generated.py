@@ -80,16 +80,29 @@ def test_a_probe_figure_is_the_cell_its_probe_table_shows():
         fragments.fig("h200", "no_such_strategy", "probe:math-fraction", "7168x16384x1", "clean")
 
 
+def _row(m: int) -> dict:
+    """A recorded row of 76 on a made-up GPU, M = m, every other text field empty."""
+    return {c: "" for c in results.COLUMNS} | {
+        "attempt": "76", "m": m, "k": 1024, "l": 1, "mode": "clean", "data": "gpumode",
+        "mean_us": 2.0, "floor_us": 1.0, "sol_us": 1.0, "runs": 10}
+
+
 def test_the_kept_copies_of_the_results_follow_each_new_row(tmp_path, monkeypatch):
     # results.load and reports.main_rows keep one parse per version of the file; a row recorded
     # after a read must show in the next read, however soon it comes
     monkeypatch.setattr(results, "RESULTS_DIR", tmp_path)
-    def row(m):
-        return {c: "" for c in results.COLUMNS} | {
-            "attempt": "76", "m": m, "k": 1024, "l": 1, "mode": "clean", "data": "gpumode",
-            "mean_us": 2.0, "floor_us": 1.0, "sol_us": 1.0, "runs": 10}
-    results.record("testgpu", [row(128)])
+    results.record("testgpu", [_row(128)])
     assert len(results.load("testgpu")) == 1 and len(reports.main_rows("testgpu", every_shape=True)) == 1
-    results.record("testgpu", [row(256)])
+    results.record("testgpu", [_row(256)])
     assert len(results.load("testgpu")) == 2
     assert list(reports.main_rows("testgpu", every_shape=True)["shape"]) == ["128x1024x1", "256x1024x1"]
+
+
+def test_a_row_with_a_missing_text_field_replaces_the_row_of_its_key(tmp_path, monkeypatch):
+    # rows brought back from a device run are re-recorded from their CSV, where an empty config
+    # reads as missing; it must still meet the recorded row's key ("") and replace it
+    monkeypatch.setattr(results, "RESULTS_DIR", tmp_path)
+    results.record("testgpu", [_row(128)])
+    results.record("testgpu", [_row(128) | {"config": None, "mean_us": 3.0}])
+    df = results.load("testgpu")
+    assert len(df) == 1 and df.mean_us.iloc[0] == 3.0 and df.config.iloc[0] == ""
