@@ -11,7 +11,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "94", "95", "95a", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -281,3 +281,13 @@ def test_93d_runs_93cs_kernels():
     # 93d changes 93c's dispatch only: its kernels must be 93c's code, instruction for instruction
     ours = _kernel_sass(build.build(attempts.find("93d").source), "nvfp4_gemv_kernel")
     assert ours and ours == _kernel_sass(build.build(attempts.find("93c").source), "nvfp4_gemv_kernel")
+
+
+def test_93e_at_64_registers_builds_93fs_kernels():
+    # The probe fewer-registers times 93e built at 64 registers as 93f's code (93f's README):
+    # every kernel must be 93f's, instruction for instruction
+    def sass(*args):   # blank lines dropped: the listing's last function ends without them
+        return {n: [line for line in f if line.strip()]
+                for n, f in _kernel_sass(build.build(*args), "nvfp4_gemv_kernel").items()}
+    ours = sass(attempts.find("93f").source)
+    assert ours and ours == sass(attempts.find("93e").source, {"H200_REGISTERS": 64})
