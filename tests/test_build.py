@@ -245,7 +245,8 @@ def test_the_ahead_without_runs_probe_launches_the_attempts_own_kernels_and_the_
 def _kernel_sass(library, name: str) -> dict:
     """A build's sm_90a SASS per function whose mangled name contains `name`."""
     functions = re.split(r"^\s*Function : ", build.sass(library, "sm_90a"), flags=re.M)[1:]
-    return {f.split("\n", 1)[0].strip(): [line for line in f.splitlines()[1:] if "identifier" not in line]
+    # blank lines dropped: the listing's last function ends without them
+    return {f.split("\n", 1)[0].strip(): [line for line in f.splitlines()[1:] if line.strip() and "identifier" not in line]
             for f in functions if name in f.split("\n", 1)[0]}
 
 
@@ -286,8 +287,6 @@ def test_93d_runs_93cs_kernels():
 def test_93e_at_64_registers_builds_93fs_kernels():
     # The probe fewer-registers times 93e built at 64 registers as 93f's code (93f's README):
     # every kernel must be 93f's, instruction for instruction
-    def sass(*args):   # blank lines dropped: the listing's last function ends without them
-        return {n: [line for line in f if line.strip()]
-                for n, f in _kernel_sass(build.build(*args), "nvfp4_gemv_kernel").items()}
-    ours = sass(attempts.find("93f").source)
-    assert ours and ours == sass(attempts.find("93e").source, {"H200_REGISTERS": 64})
+    ours = _kernel_sass(build.build(attempts.find("93f").source), "nvfp4_gemv_kernel")
+    assert ours and ours == _kernel_sass(build.build(attempts.find("93e").source, {"H200_REGISTERS": 64}),
+                                         "nvfp4_gemv_kernel")
