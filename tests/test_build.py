@@ -296,6 +296,12 @@ def test_93g_rolls_only_the_kernel_without_runs_and_short_window():
     assert sum("LDG.E.STRONG.SM" in line for line in ours[rolled]) > 0
 
 
+def test_93g_without_the_roll_builds_93ds_kernels():
+    # The probe rolled-table times 93g built with ROLLED_ROWS=0 as 93d's code in 93g's module
+    ours = _kernel_sass(build.build(attempts.find("93g").source, {"ROLLED_ROWS": 0}), "nvfp4_gemv_kernel")
+    assert ours and ours == _kernel_sass(build.build(attempts.find("93d").source), "nvfp4_gemv_kernel")
+
+
 def test_93e_at_64_registers_builds_93fs_kernels():
     # The probe fewer-registers times 93e built at 64 registers as 93f's code (93f's README):
     # every kernel must be 93f's, instruction for instruction
