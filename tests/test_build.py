@@ -11,7 +11,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "94", "95", "95a", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -284,10 +284,11 @@ def test_93d_runs_93cs_kernels():
     assert ours and ours == _kernel_sass(build.build(attempts.find("93c").source), "nvfp4_gemv_kernel")
 
 
-def test_93g_rolls_only_the_kernel_without_runs_and_short_window():
+@pytest.mark.parametrize("number", ["93g", "93h"])
+def test_93g_rolls_only_the_kernel_without_runs_and_short_window(number):
     # 93g's README: its kernels with the scale runs or the short window are 93d's code, instruction
     # for instruction (so on the H100 93g is 93d); the one without both has the rolled loop
-    ours = _kernel_sass(build.build(attempts.find("93g").source), "nvfp4_gemv_kernel")
+    ours = _kernel_sass(build.build(attempts.find(number).source), "nvfp4_gemv_kernel")
     parent = _kernel_sass(build.build(attempts.find("93d").source), "nvfp4_gemv_kernel")
     rolled = "_Z17nvfp4_gemv_kernelILb0ELb0EEvPKhS1_S1_S1_P6__halfiixxiij"
     assert set(ours) == set(parent) and len(ours) == 4, sorted(ours)
