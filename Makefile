@@ -5,7 +5,7 @@
 # environment with the pinned requirements is made in .venv on first use.
 
 # The kernel of record (README, "Where it stands"): what `make run` times.
-RECORD := 93d
+RECORD := 93f
 # The system Python is used only if it has everything the suite needs, the CUDA disassembler too.
 SYSTEM_PYTHON_READY := $(shell python3 -c 'import torch, pandas, yaml, pytest; from common.build import cuda_tool; cuda_tool("cuobjdump"); cuda_tool("nvdisasm")' >/dev/null 2>&1 && echo yes)
 ifeq ($(SYSTEM_PYTHON_READY),yes)
