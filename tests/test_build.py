@@ -11,7 +11,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "94", "95", "95a", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -301,6 +301,23 @@ def test_93g_without_the_roll_builds_93ds_kernels():
     # The probe rolled-table times 93g built with ROLLED_ROWS=0 as 93d's code in 93g's module
     ours = _kernel_sass(build.build(attempts.find("93g").source, {"ROLLED_ROWS": 0}), "nvfp4_gemv_kernel")
     assert ours and ours == _kernel_sass(build.build(attempts.find("93d").source), "nvfp4_gemv_kernel")
+
+
+def test_93i_launches_93hs_rolled_kernel_and_93ds_others():
+    # 93i's README: its kernel with the rolled loop is 93h's, and the three others and the one
+    # without runs, short window or roll (one-window parts) are 93d's, instruction for instruction
+    ours = _kernel_sass(build.build(attempts.find("93i").source), "nvfp4_gemv_kernel")
+    parent = _kernel_sass(build.build(attempts.find("93h").source), "nvfp4_gemv_kernel")
+    loops = _kernel_sass(build.build(attempts.find("93d").source), "nvfp4_gemv_kernel")
+
+    def name(short, runs, rolled=None):
+        flags = "".join(f"ELb{int(flag)}" for flag in (short, runs) + (() if rolled is None else (rolled,)))
+        return f"_Z17nvfp4_gemv_kernelIL{flags[2:]}EEvPKhS1_S1_S1_P6__halfiixxiij"
+
+    assert len(ours) == 5, sorted(ours)
+    assert ours[name(0, 0, 1)] == parent[name(0, 0)]
+    for short, runs in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        assert ours[name(short, runs, 0)] == loops[name(short, runs)]
 
 
 def test_93e_at_64_registers_builds_93fs_kernels():
