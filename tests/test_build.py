@@ -94,6 +94,21 @@ def test_the_warps_in_flight_probe_builds_without_spilling(warps_per_sm):
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
 
 
+def test_the_h200_rule_probe_builds_each_attempts_own_kernels():
+    # scripts/probes/h200_rule_on_h100.py launches 93d's, 93g's and 93h's kernels with another
+    # rule: each build's kernels must be that attempt's own code, and its sm_90a kernels at 64
+    # registers without spills
+    probe = _probe_script("h200_rule_on_h100")
+    for name, (source, defines) in probe.builds().items():
+        library = build.build(source, defines)
+        attempt = build.build(attempts.find(name.split(",")[0]).source)
+        assert _kernel_sass(library, "nvfp4_gemv_kernel") == _kernel_sass(attempt, "nvfp4_gemv_kernel"), name
+        usage = sorted(build.resource_usage(library), key=lambda u: (u["kernel"], u["target"]))
+        assert usage == sorted(build.resource_usage(attempt), key=lambda u: (u["kernel"], u["target"])), name
+        assert all(u["registers"] <= 64 and u["spill_stores"] == 0
+                   for u in usage if u["target"] == "sm_90a"), name
+
+
 def _a_loads_in_flight(sass: str, load: str = "LDG.E.128.STRONG", words: int = 4) -> int:
     """The most `load` instructions (the probe's A loads, `words` registers each) issued before an
     instruction reads one."""
