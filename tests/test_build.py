@@ -11,7 +11,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "94", "95", "95a", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -98,8 +98,8 @@ def test_the_h200_rule_probe_builds_each_attempts_own_kernels():
     # scripts/probes/h200_rule_on_h100.py launches 93d's, 93g's and 93h's kernels with another
     # rule: each build's kernels must be that attempt's own code, and its sm_90a kernels at 64
     # registers without spills
-    probe = _probe_script("h200_rule_on_h100")
-    for name, (source, defines) in probe.builds().items():
+    rule_builds = {**_probe_script("h200_rule_on_h100").builds(), **_probe_script("b_sent_first").builds(h200=False)}
+    for name, (source, defines) in rule_builds.items():
         library = build.build(source, defines)
         attempt = build.build(attempts.find(name.split(",")[0]).source)
         assert _kernel_sass(library, "nvfp4_gemv_kernel") == _kernel_sass(attempt, "nvfp4_gemv_kernel"), name
@@ -299,7 +299,7 @@ def test_93d_runs_93cs_kernels():
     assert ours and ours == _kernel_sass(build.build(attempts.find("93c").source), "nvfp4_gemv_kernel")
 
 
-@pytest.mark.parametrize("number", ["93g", "93h"])
+@pytest.mark.parametrize("number", ["93g", "93h", "93j", "93k"])
 def test_93g_rolls_only_the_kernel_without_runs_and_short_window(number):
     # 93g's README: its kernels with the scale runs or the short window are 93d's code, instruction
     # for instruction (so on the H100 93g is 93d); the one without both has the rolled loop

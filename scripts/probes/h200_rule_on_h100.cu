@@ -1,7 +1,7 @@
-// 93d, 93g or 93h (PROBE_ATTEMPT 0, 1, 2; the kernel.cu included, its entry point renamed) launched
+// 93d, 93g, 93h, 93j or 93k (PROBE_ATTEMPT 0-4; the kernel.cu included, its entry point renamed) launched
 // with the rule the H200 takes: the split as one wave of blocks holds it, no one-window parts, no
 // pairs, no scale runs, whatever the GPU's issue rate. On an H100 it runs the rolled kernel of 93g
-// and 93h, which their own rule never launches there. The build's cache key does not cover the
+// and its children, which their own rule never launches there. The build's cache key does not cover the
 // included file: the probe passes its source id as a define (INCLUDED_SOURCE).
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
@@ -12,8 +12,12 @@
 #include "../../attempts/93d-pairs-a-warp/kernel.cu"
 #elif PROBE_ATTEMPT == 1
 #include "../../attempts/93g-rows-rolled/kernel.cu"
-#else
+#elif PROBE_ATTEMPT == 2
 #include "../../attempts/93h-b-prefetched/kernel.cu"
+#elif PROBE_ATTEMPT == 3
+#include "../../attempts/93j-b-plus-only/kernel.cu"
+#else
+#include "../../attempts/93k-b-sent-first/kernel.cu"
 #endif
 #undef nvfp4_gemv
 

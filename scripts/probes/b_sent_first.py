@@ -1,0 +1,40 @@
+"""93j (93g's rolled loop with B decoded as +2b only) and 93k (93j with B's next window sent first,
+held there by the table load) beside 93d, 93f and 93g, in one run (93j's and 93k's READMEs): timed
+as the floor check times its strategies (rotated interleaved rounds, common/floor.py), rows in
+results/probes/b-sent-first-<gpu>.csv. On an H200 the attempts run their own rule; on an H100,
+whose rule never launches the rolled kernel, 93d, 93g, 93j and 93k run the H200's rule
+(scripts/probes/h200_rule_on_h100.cu) and 93f its own. Written before any GPU ran 93j or 93k.
+From the repository root on a GPU:
+    python3 scripts/probes/b_sent_first.py
+"""
+import sys
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from common import attempts  # noqa: E402
+from scripts.probes import h200_rule_on_h100  # noqa: E402
+from scripts.probes.probe import check_builds, included_source, record  # noqa: E402
+from scripts.probes.rows_rolled import CHECK_SHAPES, SHAPES  # noqa: E402
+
+ROLLED = {"93d": 0, "93g": 1, "93j": 3, "93k": 4}
+
+
+def builds(h200: bool) -> dict:
+    if h200:
+        return {name: (attempts.find(name).source, None) for name in ("93d", "93f", "93g", "93j", "93k")}
+    ours = {f"{name}, the H200's rule": (h200_rule_on_h100.SOURCE, {"PROBE_ATTEMPT": index, **included_source(name)})
+            for name, index in ROLLED.items()}
+    return {"93f": (attempts.find("93f").source, None), **ours}
+
+
+def main():
+    chosen = builds("H200" in torch.cuda.get_device_name())
+    check_builds({name: attempts.load_library(source, defines, name) for name, (source, defines) in chosen.items()},
+                 CHECK_SHAPES)
+    record("b-sent-first", chosen, SHAPES)
+
+
+if __name__ == "__main__":
+    main()
