@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts, problem, sol  # noqa: E402
+from common import attempts, problem, results, sol  # noqa: E402
 from profiles import profile  # noqa: E402
 from scripts.probes import h200_rule_on_h100  # noqa: E402
 from scripts.probes.probe import RESULTS_DIR  # noqa: E402
@@ -67,7 +67,7 @@ def main():
         stalls = {profile.STALL.fullmatch(c).group(1): pd.to_numeric(kernel[c], errors="coerce") for c in stall_columns}
         total = sum(v for v in stalls.values() if v == v)
         base = {"build": name, "duration_us": pd.to_numeric(kernel["gpu__time_duration.sum"]) / 1e3,
-                "inst_executed": pd.to_numeric(kernel["smsp__inst_executed.sum"]), "gpu": torch.cuda.get_device_name()}
+                "inst_executed": pd.to_numeric(kernel["smsp__inst_executed.sum"]), **results.provenance()}
         for reason, v in sorted(stalls.items(), key=lambda kv: -(kv[1] if kv[1] == kv[1] else 0)):
             rows.append({**base, "kind": "stall", "what": reason, "share_pct": round(100 * v / total, 2)})
         sites = profile.stall_sites(source_page, "x".join(map(str, SHAPE)), top=6, launch=i)
