@@ -335,6 +335,17 @@ def test_93i_launches_93hs_rolled_kernel_and_93ds_others():
         assert ours[name(short, runs, 0)] == loops[name(short, runs)]
 
 
+def test_93g_with_its_first_b_strong_sends_b_after_a():
+    # The probe first_b_order times 93g built with FIRST_B_STRONG=1: only its rolled kernel changes
+    # (93d's kernels elsewhere), and there B's first window goes out after the four rows of A
+    ours = _kernel_sass(build.build(attempts.find("93g").source, {"FIRST_B_STRONG": 1}), "nvfp4_gemv_kernel")
+    default = _kernel_sass(build.build(attempts.find("93g").source), "nvfp4_gemv_kernel")
+    rolled = "_Z17nvfp4_gemv_kernelILb0ELb0EEvPKhS1_S1_S1_P6__halfiixxiij"
+    assert all(ours[name] == default[name] for name in default if name != rolled)
+    loads = [line for line in ours[rolled] if "LDG.E.128" in line]
+    assert [("CONSTANT" in line) for line in loads[:5]] == [False] * 5, loads[:5]
+
+
 def test_93e_at_64_registers_builds_93fs_kernels():
     # The probe fewer-registers times 93e built at 64 registers as 93f's code (93f's README):
     # every kernel must be 93f's, instruction for instruction
