@@ -387,6 +387,11 @@ __device__ __forceinline__ void window_dot(uint32_t mag_lo, const WindowLoads& w
 #ifndef TABLE_FROM_B
 #define TABLE_FROM_B 0
 #endif
+// And for the probe first_b_order (section 67): FIRST_B_STRONG=1 loads the rolled kernel's first
+// window of B by a strong load, which ptxas keeps after the strong loads of A before it.
+#ifndef FIRST_B_STRONG
+#define FIRST_B_STRONG 0
+#endif
 
 // kMagLo in global memory, read by a strong load of CTA scope (an L1 hit after the first) that
 // ptxas must send after every strong load before it.
@@ -721,6 +726,11 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
       asm volatile("prefetch.global.L1 [%0];" :: "l"(p.sfb + later * (WINDOW_K / 16)));
     }
     WindowLoads w = window_loads(p, k / 2, k / 16, window);
+#if FIRST_B_STRONG
+    asm volatile("ld.relaxed.gpu.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(w.b_bytes.x), "=r"(w.b_bytes.y), "=r"(w.b_bytes.z), "=r"(w.b_bytes.w)
+                 : "l"(p.b + static_cast<long long>(window) * (WINDOW_K / 2)));
+#endif
     for (; window + 1 < split_full_end; ++window) rolled_window_dot(p, k / 2, k / 16, window + 1, w, acc, static_cast<uint32_t>(m) >> 31);
     window_dot(mag_lo, w, acc);
   }

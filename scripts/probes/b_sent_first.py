@@ -15,24 +15,21 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
 from scripts.probes import h200_rule_on_h100  # noqa: E402
-from scripts.probes.probe import check_builds, included_source, record  # noqa: E402
+from scripts.probes.probe import check_builds, record  # noqa: E402
 from scripts.probes.rows_rolled import CHECK_SHAPES, SHAPES  # noqa: E402
-
-ROLLED = {"93d": 0, "93g": 1, "93j": 3, "93k": 4}
-
 
 def builds(h200: bool) -> dict:
     if h200:
         return {name: (attempts.find(name).source, None) for name in ("93d", "93f", "93g", "93j", "93k")}
-    ours = {f"{name}, the H200's rule": (h200_rule_on_h100.SOURCE, {"PROBE_ATTEMPT": index, **included_source(name)})
-            for name, index in ROLLED.items()}
-    return {"93f": (attempts.find("93f").source, None), **ours}
+    rolled = {}
+    for name in ("93d", "93g", "93j", "93k"):
+        rolled |= h200_rule_on_h100.rule_build(name)
+    return {"93f": (attempts.find("93f").source, None), **rolled}
 
 
 def main():
     chosen = builds("H200" in torch.cuda.get_device_name())
-    check_builds({name: attempts.load_library(source, defines, name) for name, (source, defines) in chosen.items()},
-                 CHECK_SHAPES)
+    check_builds(chosen, CHECK_SHAPES)
     record("b-sent-first", chosen, SHAPES)
 
 

@@ -19,7 +19,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
 from scripts.probes import h200_rule_on_h100  # noqa: E402
-from scripts.probes.probe import check_builds, included_source, record  # noqa: E402
+from scripts.probes.probe import check_builds, record  # noqa: E402
 
 SHAPES = [(4096, 4096, 1), (7168, 2048, 4), (7168, 16384, 1), (4096, 7168, 8)]
 CHECK_SHAPES = [(7168, 2048, 4), (4096, 4096, 1), (128, 16384, 1)]
@@ -30,17 +30,13 @@ def builds(h200: bool) -> dict:
         ours = attempts.find("93g").source
         return {"93d": (attempts.find("93d").source, None), "93g": (ours, None),
                 "93g, B after A": (ours, {"FIRST_B_STRONG": 1})}
-    rule = h200_rule_on_h100.SOURCE
-    return {"93d, the H200's rule": (rule, {"PROBE_ATTEMPT": 0, **included_source("93d")}),
-            "93g, the H200's rule": (rule, {"PROBE_ATTEMPT": 1, **included_source("93g")}),
-            "93g, B after A, the H200's rule": (rule, {"PROBE_ATTEMPT": 1, "FIRST_B_STRONG": 1,
-                                                       **included_source("93g")})}
+    return {**h200_rule_on_h100.rule_build("93d"), **h200_rule_on_h100.rule_build("93g"),
+            **h200_rule_on_h100.rule_build("93g", ", B after A", FIRST_B_STRONG=1)}
 
 
 def main():
     chosen = builds("H200" in torch.cuda.get_device_name())
-    check_builds({name: attempts.load_library(source, defines, name) for name, (source, defines) in chosen.items()},
-                 CHECK_SHAPES)
+    check_builds(chosen, CHECK_SHAPES)
     record("first-b-order", chosen, SHAPES)
 
 

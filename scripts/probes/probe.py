@@ -26,11 +26,13 @@ def included_source(number: str) -> dict:
     return {"INCLUDED_SOURCE": "0x" + build.source_id(attempts.find(number).source).split(":")[1]}
 
 
-def check_builds(kernels: dict, shapes: list) -> None:
-    """The harness's check (poisoned outputs, reference, tolerance) of each loaded build on
-    full-range and quantized data; stop at the first that fails, before anything is timed."""
+def check_builds(builds: dict, shapes: list) -> None:
+    """The harness's check (poisoned outputs, reference, tolerance) of each build (name -> (source,
+    defines)) on full-range and quantized data; stop at the first that fails, before anything is
+    timed."""
     inputs = Inputs()
-    for name, kernel in kernels.items():
+    for name, (source, defines) in builds.items():
+        kernel = attempts.load_library(source, defines, name)
         if failures := check_attempt(kernel, SimpleNamespace(number=name), inputs, shapes, ["full", "quantized"]):
             raise SystemExit(f"{name} fails: {failures}")
 

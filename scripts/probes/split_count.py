@@ -23,7 +23,6 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts  # noqa: E402
 from scripts.probes.probe import check_builds, included_source, record  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
@@ -39,8 +38,7 @@ def builds() -> dict:
 
 
 def main():
-    check_builds({name: attempts.load_library(source, defines, name) for name, (source, defines) in builds().items()},
-                 CHECK_SHAPES)
+    check_builds(builds(), CHECK_SHAPES)
     record("split-count", builds(), SHAPES)
 
 
