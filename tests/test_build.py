@@ -11,7 +11,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "94", "95", "95a", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -98,7 +98,8 @@ def test_the_h200_rule_probe_builds_each_attempts_own_kernels():
     # scripts/probes/h200_rule_on_h100.py launches 93d's, 93g's and 93h's kernels with another
     # rule: each build's kernels must be that attempt's own code, and its sm_90a kernels at 64
     # registers without spills
-    rule_builds = {**_probe_script("h200_rule_on_h100").builds(), **_probe_script("b_sent_first").builds(h200=False)}
+    rule_builds = {**_probe_script("h200_rule_on_h100").builds(), **_probe_script("b_sent_first").builds(h200=False),
+                   **_probe_script("halves_ahead").builds(h200=False)}
     for name, (source, defines) in rule_builds.items():
         library = build.build(source, defines)
         attempt = build.build(attempts.find(name.split(",")[0]).source)
@@ -352,3 +353,21 @@ def test_93e_at_64_registers_builds_93fs_kernels():
     ours = _kernel_sass(build.build(attempts.find("93f").source), "nvfp4_gemv_kernel")
     assert ours and ours == _kernel_sass(build.build(attempts.find("93e").source, {"H200_REGISTERS": 64}),
                                          "nvfp4_gemv_kernel")
+
+
+def test_93l_sends_the_next_windows_first_half_before_the_second_block_in_the_h200s_kernel_only():
+    # 93l's README: its kernels with the scale runs or the short window are 93f's code, instruction
+    # for instruction (so on the H100 93l is 93f); in the one without both, the next window's first
+    # half (four LDG.E.EF.64) and the anchor go out before the second block's products
+    ours = _kernel_sass(build.build(attempts.find("93l").source), "nvfp4_gemv_kernel")
+    parent = _kernel_sass(build.build(attempts.find("93f").source), "nvfp4_gemv_kernel")
+    changed = "_Z17nvfp4_gemv_kernelILb0ELb0EEvPKhS1_S1_S1_P6__halfiixxiij"
+    assert set(ours) == set(parent) and len(ours) == 4, sorted(ours)
+    assert all(ours[name] == parent[name] for name in ours if name != changed)
+    order = [op for line in ours[changed] for op in ("LDG.E.EF.64", "LDG.E.STRONG.SM", "IDP.4A") if op in line]
+    first_half = order.index("LDG.E.EF.64")
+    anchor = order.index("LDG.E.STRONG.SM", first_half)
+    assert order[first_half:anchor].count("LDG.E.EF.64") == 4, order[first_half:anchor]
+    second_half = order.index("LDG.E.EF.64", anchor)
+    assert order[anchor:second_half].count("IDP.4A") >= 28, order[anchor:second_half]  # the second block's 32
+    assert order[second_half:].count("LDG.E.EF.64") == 4

@@ -1,4 +1,4 @@
-// 93d, 93g, 93h, 93j or 93k (PROBE_ATTEMPT 0-4; the kernel.cu included, its entry point renamed) launched
+// 93d, 93g, 93h, 93j, 93k, 93f or 93l (PROBE_ATTEMPT 0-6; the kernel.cu included, its entry point renamed) launched
 // with the rule the H200 takes: the split as one wave of blocks holds it, no one-window parts, no
 // pairs, no scale runs, whatever the GPU's issue rate. On an H100 it runs the rolled kernel of 93g
 // and its children, which their own rule never launches there. The build's cache key does not cover the
@@ -16,8 +16,12 @@
 #include "../../attempts/93h-b-prefetched/kernel.cu"
 #elif PROBE_ATTEMPT == 3
 #include "../../attempts/93j-b-plus-only/kernel.cu"
-#else
+#elif PROBE_ATTEMPT == 4
 #include "../../attempts/93k-b-sent-first/kernel.cu"
+#elif PROBE_ATTEMPT == 5
+#include "../../attempts/93f-b-words-at-use/kernel.cu"
+#else
+#include "../../attempts/93l-halves-ahead/kernel.cu"
 #endif
 #undef nvfp4_gemv
 

@@ -1,0 +1,37 @@
+"""93l (93f with the H200's loop sending the next window's A in halves, the first before the
+current window's second block) beside 93f, in one run (93l's README): timed as the floor check
+times its strategies (rotated interleaved rounds, common/floor.py), rows in
+results/probes/halves-ahead-<gpu>.csv. On an H200 both run their own rule; on an H100, whose rule
+never launches the kernel 93l changes, both run the H200's rule
+(scripts/probes/h200_rule_on_h100.cu). Written before any GPU ran 93l. From the repository root
+on a GPU:
+    python3 scripts/probes/halves_ahead.py
+"""
+import sys
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from common import attempts  # noqa: E402
+from scripts.probes import h200_rule_on_h100  # noqa: E402
+from scripts.probes.probe import check_builds, record  # noqa: E402
+from scripts.probes.rows_rolled import CHECK_SHAPES, SHAPES  # noqa: E402
+
+NAMES = ("93f", "93l")
+
+
+def builds(h200: bool) -> dict:
+    if h200:
+        return {name: (attempts.find(name).source, None) for name in NAMES}
+    return {name: build for number in NAMES for name, build in h200_rule_on_h100.rule_build(number).items()}
+
+
+def main():
+    chosen = builds("H200" in torch.cuda.get_device_name())
+    check_builds(chosen, CHECK_SHAPES)
+    record("halves-ahead", chosen, SHAPES)
+
+
+if __name__ == "__main__":
+    main()
