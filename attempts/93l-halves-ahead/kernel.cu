@@ -444,6 +444,12 @@ __device__ __forceinline__ uint32_t ld_table(const uint8_t* b, uint32_t zero) {
   asm volatile("ld.relaxed.cta.global.u32 %0, [%1];" : "=r"(v) : "l"(b));
   return kMagLo | (v & zero);
 }
+// A switch for the probe one_window_path (closing-the-gap section 68): HALVES_ONE_WINDOW=0 sends a
+// part of one window (where the halves' loop never runs) through 93f's loop instead.
+#ifndef HALVES_ONE_WINDOW
+#define HALVES_ONE_WINDOW 1
+#endif
+
 // The rest of the next window (its scales, B and B's scales), as window_loads sends them.
 __device__ __forceinline__ void load_rest(const LanePtrs& p, int sfa_row_bytes, int window, WindowLoads& w) {
   const long long off = static_cast<long long>(window) * (WINDOW_K / 2);
@@ -678,7 +684,7 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
   // window's A sent as soon as the current window's block that held its registers is done.
   constexpr bool kHalvesAhead = !RUNS && !SHORT_WINDOW && !HALF2_PRODUCTS;
 #if !HALF2_PRODUCTS
-  if (kHalvesAhead && window < split_full_end) {
+  if (kHalvesAhead && window < split_full_end && (HALVES_ONE_WINDOW || window + 1 < split_full_end)) {
     LanePtrs q = p;  // the lane's pointers at the current window
     const long long off = static_cast<long long>(window) * (WINDOW_K / 2);
     q.a += off, q.b += off, q.sfa += window * (WINDOW_K / 16), q.sfb += window * (WINDOW_K / 16);
@@ -696,7 +702,7 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
   }
 #endif
   for (; window < split_full_end + short_last; ++window) {
-    if (!kHalvesAhead && window < split_full_end) {  // with the halves, only the short window is left
+    if ((!kHalvesAhead || !HALVES_ONE_WINDOW) && window < split_full_end) {  // with the halves, only the short window is left
       window_dot(mag_lo, window_loads(p, k / 2, k / 16, window), acc);
     } else {
       const int lanes = (k - full_windows * WINDOW_K) / 32;
