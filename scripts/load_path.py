@@ -9,9 +9,14 @@ next window's loads go out: the path that closing-the-gap section 48 finds costl
 With --waits, for each such loop of a window's four A loads: the scoreboard each load sets (SASS
 control bits) and how many instructions after the last of them each is first waited on, which
 says whether a row's products can start before the other rows have come (97).
+With --scoreboards, for every loop of at least 100 instructions: each global load's place, the
+scoreboard it sets and the place where the loop first waits on that scoreboard, counted on around
+the loop's back edge for loads first used in the next pass (closing-the-gap section 68: ptxas puts
+such loads on one scoreboard, so the next pass waits for all of them at once).
 
     python3 scripts/load_path.py 93 94
     python3 scripts/load_path.py --waits 95 97
+    python3 scripts/load_path.py --scoreboards 93f 93l
 """
 import collections
 import re
@@ -154,6 +159,43 @@ def a_load_waits(number: str) -> dict:
     return found
 
 
+def load_scoreboards(number: str, defines: dict | None = None) -> dict:
+    """Per kernel, per loop of at least 100 instructions (in address order): for each global load
+    in it, (its place in the loop, its opcode, the scoreboard it sets, the place of the loop's first
+    wait on that scoreboard after it; past the loop's length where that wait is in the next pass)."""
+    library = build.build(attempts.find(number).source, defines, targets=(build.MEASURED_TARGET,))
+    found = {}
+    for function in build.sass(library, build.MEASURED_TARGET).split("Function : ")[1:]:
+        name = function.split()[0]
+        listing = [(int(a, 16), text, int(control, 16)) for a, text, control in CONTROLLED.findall(function)]
+        for i, (address, text, _) in enumerate(listing):
+            target = re.search(r"\bBRA\s+0x([0-9a-f]+)", text)
+            if not target or int(target.group(1), 16) >= address:
+                continue
+            loop = [x for x in listing[:i + 1] if x[0] >= int(target.group(1), 16)]
+            if len(loop) < 100:
+                continue
+            rows = []
+            for j, (_, text, control) in enumerate(loop):
+                opcode = text.split()[0]
+                if opcode.startswith("LDG."):
+                    board = (control >> 46) & 7
+                    waited = next((k for k in range(j + 1, j + 1 + len(loop))
+                                   if (loop[k % len(loop)][2] >> 52) >> board & 1), None)
+                    rows.append((j, opcode, board, waited))
+            if rows:
+                found.setdefault(name, []).append(rows)
+    return found
+
+
+def report_scoreboards(number: str) -> None:
+    for name, per_loop in load_scoreboards(number).items():
+        for rows in per_loop:
+            print(f"{attempts.find(number).name} {name}: a loop with {len(rows)} global loads")
+            for place, opcode, board, waited in rows:
+                print(f"  {place:4} {opcode:26} scoreboard {board}  first waited on at {waited}")
+
+
 def report_waits(number: str) -> None:
     for name, per_loop in a_load_waits(number).items():
         for boards, waits in per_loop:
@@ -174,9 +216,10 @@ def report(number: str) -> None:
 
 
 if __name__ == "__main__":
-    waits = "--waits" in sys.argv[1:]
-    for number in [a for a in sys.argv[1:] if a != "--waits"] or ["76"]:
+    modes = {"--waits": report_waits, "--scoreboards": report_scoreboards}
+    chosen = [modes[a] for a in sys.argv[1:] if a in modes]
+    for number in [a for a in sys.argv[1:] if a not in modes] or ["76"]:
         try:
-            (report_waits if waits else report)(number)
+            (chosen[0] if chosen else report)(number)
         except KeyError as e:
             raise SystemExit(f"error: {e.args[0]}")

@@ -371,3 +371,22 @@ def test_93l_sends_the_next_windows_first_half_before_the_second_block_in_the_h2
     second_half = order.index("LDG.E.EF.64", anchor)
     assert order[anchor:second_half].count("IDP.4A") >= 28, order[anchor:second_half]  # the second block's 32
     assert order[second_half:].count("LDG.E.EF.64") == 4
+
+
+@pytest.mark.parametrize("number", ["93g", "93h", "93j", "93k", "93l"])
+def test_a_loads_sent_for_the_next_pass_are_waited_on_together(number):
+    # closing-the-gap section 68: in the H200 kernel of the rolled loops (93g-93k) and of 93l, every
+    # load of A sent for the loop's next pass shares one scoreboard, first waited on at one place
+    # however early it went out; 93f's loop (its loads and their use in one pass) waits on its rows
+    # at three places, each on its own scoreboard
+    from scripts import load_path
+    changed = "_Z17nvfp4_gemv_kernelILb0ELb0EEvPKhS1_S1_S1_P6__halfiixxiij"
+
+    def a_waits(attempt):
+        (loop,) = load_path.load_scoreboards(attempt)[changed]
+        return [(board, waited) for _, opcode, board, waited in loop
+                if opcode in ("LDG.E.128.STRONG.GPU", "LDG.E.EF.64")]
+    ours, parent = a_waits(number), a_waits("93f")
+    assert len(ours) >= 4 and len({board for board, _ in ours}) == 1, ours  # 93k's B is a 16-byte strong load too
+    assert max(w for _, w in ours) - min(w for _, w in ours) <= 4 and min(w for _, w in ours) > 340, ours
+    assert len({waited for _, waited in parent}) == 3 and len({board for board, _ in parent}) == 3, parent
