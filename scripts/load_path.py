@@ -17,6 +17,7 @@ such loads on one scoreboard, so the next pass waits for all of them at once).
     python3 scripts/load_path.py 93 94
     python3 scripts/load_path.py --waits 95 97
     python3 scripts/load_path.py --scoreboards 93f 93l
+    python3 scripts/load_path.py --scoreboards 91 SCALE_RUNS=0
 """
 import collections
 import re
@@ -188,8 +189,8 @@ def load_scoreboards(number: str, defines: dict | None = None) -> dict:
     return found
 
 
-def report_scoreboards(number: str) -> None:
-    for name, per_loop in load_scoreboards(number).items():
+def report_scoreboards(number: str, defines: dict | None = None) -> None:
+    for name, per_loop in load_scoreboards(number, defines).items():
         for rows in per_loop:
             print(f"{attempts.find(number).name} {name}: a loop with {len(rows)} global loads")
             for place, opcode, board, waited in rows:
@@ -218,8 +219,14 @@ def report(number: str) -> None:
 if __name__ == "__main__":
     modes = {"--waits": report_waits, "--scoreboards": report_scoreboards}
     chosen = [modes[a] for a in sys.argv[1:] if a in modes]
-    for number in [a for a in sys.argv[1:] if a not in modes] or ["76"]:
+    defines = dict(a.split("=", 1) for a in sys.argv[1:] if "=" in a)  # KEY=VALUE: --scoreboards builds with them
+    if defines and chosen != [report_scoreboards]:
+        raise SystemExit("error: KEY=VALUE defines go with --scoreboards only")
+    for number in [a for a in sys.argv[1:] if a not in modes and "=" not in a] or ["76"]:
         try:
-            (chosen[0] if chosen else report)(number)
+            if chosen == [report_scoreboards]:
+                report_scoreboards(number, defines or None)
+            else:
+                (chosen[0] if chosen else report)(number)
         except KeyError as e:
             raise SystemExit(f"error: {e.args[0]}")
