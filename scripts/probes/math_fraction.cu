@@ -32,6 +32,11 @@ static_assert(ROWS_MULTIPLIED == 0 || ROWS_MULTIPLIED == 2 || ROWS_MULTIPLIED ==
 #ifndef DELAY_NS
 #define DELAY_NS 0
 #endif
+// And for the probe sleep_length: SLEEP_ONLY=1 keeps the loop and its sleeps and drops the loads
+// and the work, so that the call's time, less the empty loop's, is the warps' sleeps.
+#ifndef SLEEP_ONLY
+#define SLEEP_ONLY 0
+#endif
 
 constexpr int ROWS = 4;
 constexpr int MAX_SPLITS = 32;
@@ -200,11 +205,13 @@ math_fraction_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ 
   }
 #endif
   for (; window < w_end; ++window) {
+#if !SLEEP_ONLY
     WindowLoads w;
 #pragma unroll
     for (int r = 0; r < ROWS; ++r) w.sfa_rows[r] = ld_stream_sf(sfa_lane + r * (k / 16) + window * (WINDOW_K / 16));
     load_a_b(w, a_lane, b_lane, sfb_lane, k / 2, window);
     window_work(mag_lo, w, acc, fold);
+#endif
     if (DELAY_NS > 0) __nanosleep(DELAY_NS + (fold & static_cast<uint32_t>(m) >> 31));  // M's sign bit: 0
   }
   // 76's end: a row sum a row, the warps' sums added in shared memory in split order.
