@@ -79,7 +79,7 @@ def fig(gpu: str, attempt: str, quantity: str, where: str = "geomean", mode: str
     if quantity == "stall-site":
         return stall_site_share(gpu, attempt, where, int(mode))
     if quantity.startswith("probe:"):
-        return probe_value(gpu, quantity.split(":", 1)[1], attempt.replace("_", " "), where, mode)
+        return probe_value(gpu, *quantity.split(":")[1:], strategy=attempt.replace("_", " "), shape=where, mode=mode)
     if quantity.startswith("timeline:"):
         return timeline_value(gpu, attempt.replace("_", " "), quantity.split(":", 1)[1], where, mode)
     if quantity.startswith("room:"):
@@ -122,9 +122,10 @@ def stall_site_share(gpu: str, attempt: str, shape: str, rank: int) -> str:
     return sites["share_pct"].iloc[rank - 1]
 
 
-def probe_value(gpu: str, probe: str, strategy: str, shape: str, mode: str) -> str:
+def probe_value(gpu: str, probe: str, column: str = "x_floor", *, strategy: str, shape: str, mode: str) -> str:
     """One strategy's time over the floor's in a probe's run (results/probes/<probe>-<gpu>.csv),
-    as its table shows it. In a spec the strategy's spaces are written as underscores."""
+    as its table shows it, or another column of its row (probe:NAME:COLUMN, whole numbers). In a
+    spec the strategy's spaces are written as underscores."""
     path = results.RESULTS_DIR / "probes" / f"{probe}-{gpu}.csv"
     if not path.exists():
         raise FragmentError(f"no probe run {path.relative_to(REPO)}")
@@ -132,7 +133,10 @@ def probe_value(gpu: str, probe: str, strategy: str, shape: str, mode: str) -> s
     hit = df[(df.strategy == strategy) & (reports.shape_column(df) == shape) & (df["mode"] == mode)]
     if hit.empty:
         raise FragmentError(f"{path.relative_to(REPO)} has no {strategy!r} on {shape} {mode}")
-    return f"{float(hit.x_floor.iloc[0]):.3f}"
+    if column not in df.columns:
+        raise FragmentError(f"{path.relative_to(REPO)} has no column {column!r}")
+    value = float(hit[column].iloc[0])
+    return f"{value:.3f}" if column == "x_floor" else f"{value:,.0f}"
 
 
 def _kernel_value(df: pd.DataFrame, source: str, kernel: str, column: str, shape: str, mode: str) -> str:
