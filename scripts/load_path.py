@@ -135,28 +135,33 @@ def path_counts(number: str) -> dict:
 CONTROLLED = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;\s*/\* 0x[0-9a-f]+ \*/\s*\n\s*/\* (0x[0-9a-f]+) \*/")
 
 
-def a_load_waits(number: str) -> dict:
-    """Per kernel, per loop with four A loads (one window's rows, in address order): the
-    scoreboard each load sets, in issue order, and for each load the number of instructions after
-    the last one at which the loop first waits on its scoreboard (Hopper's control word: write
-    scoreboard in bits 46-48, wait mask in bits 52-57)."""
-    library = build.build(attempts.find(number).source, targets=(build.MEASURED_TARGET,))
-    found = {}
+def controlled_loops(number: str, defines: dict | None = None):
+    """(kernel, loop) for every loop of each kernel's sm_90a SASS, in address order: the loop's
+    instructions as (address, text, control word) from its label down to the branch back to it."""
+    library = build.build(attempts.find(number).source, defines, targets=(build.MEASURED_TARGET,))
     for function in build.sass(library, build.MEASURED_TARGET).split("Function : ")[1:]:
         name = function.split()[0]
         listing = [(int(a, 16), text, int(control, 16)) for a, text, control in CONTROLLED.findall(function)]
         for i, (address, text, _) in enumerate(listing):
             target = re.search(r"\bBRA\s+0x([0-9a-f]+)", text)
-            if not target or int(target.group(1), 16) >= address:
-                continue
-            loop = [x for x in listing[:i + 1] if x[0] >= int(target.group(1), 16)]
-            loads = [j for j, (_, t, _) in enumerate(loop) if A_LOAD.match(t)]
-            if len(loads) != 4:
-                continue
-            boards = [(loop[j][2] >> 46) & 7 for j in loads]
-            waits = [next((k - loads[-1] for k in range(loads[-1] + 1, len(loop))
-                           if (loop[k][2] >> 52) >> board & 1), None) for board in boards]
-            found.setdefault(name, []).append((boards, waits))
+            if target and int(target.group(1), 16) < address:
+                yield name, [x for x in listing[:i + 1] if x[0] >= int(target.group(1), 16)]
+
+
+def a_load_waits(number: str) -> dict:
+    """Per kernel, per loop with four A loads (one window's rows, in address order): the
+    scoreboard each load sets, in issue order, and for each load the number of instructions after
+    the last one at which the loop first waits on its scoreboard (Hopper's control word: write
+    scoreboard in bits 46-48, wait mask in bits 52-57)."""
+    found = {}
+    for name, loop in controlled_loops(number):
+        loads = [j for j, (_, t, _) in enumerate(loop) if A_LOAD.match(t)]
+        if len(loads) != 4:
+            continue
+        boards = [(loop[j][2] >> 46) & 7 for j in loads]
+        waits = [next((k - loads[-1] for k in range(loads[-1] + 1, len(loop))
+                       if (loop[k][2] >> 52) >> board & 1), None) for board in boards]
+        found.setdefault(name, []).append((boards, waits))
     return found
 
 
@@ -164,28 +169,20 @@ def load_scoreboards(number: str, defines: dict | None = None) -> dict:
     """Per kernel, per loop of at least 100 instructions (in address order): for each global load
     in it, (its place in the loop, its opcode, the scoreboard it sets, the place of the loop's first
     wait on that scoreboard after it; past the loop's length where that wait is in the next pass)."""
-    library = build.build(attempts.find(number).source, defines, targets=(build.MEASURED_TARGET,))
     found = {}
-    for function in build.sass(library, build.MEASURED_TARGET).split("Function : ")[1:]:
-        name = function.split()[0]
-        listing = [(int(a, 16), text, int(control, 16)) for a, text, control in CONTROLLED.findall(function)]
-        for i, (address, text, _) in enumerate(listing):
-            target = re.search(r"\bBRA\s+0x([0-9a-f]+)", text)
-            if not target or int(target.group(1), 16) >= address:
-                continue
-            loop = [x for x in listing[:i + 1] if x[0] >= int(target.group(1), 16)]
-            if len(loop) < 100:
-                continue
-            rows = []
-            for j, (_, text, control) in enumerate(loop):
-                opcode = text.split()[0]
-                if opcode.startswith("LDG."):
-                    board = (control >> 46) & 7
-                    waited = next((k for k in range(j + 1, j + 1 + len(loop))
-                                   if (loop[k % len(loop)][2] >> 52) >> board & 1), None)
-                    rows.append((j, opcode, board, waited))
-            if rows:
-                found.setdefault(name, []).append(rows)
+    for name, loop in controlled_loops(number, defines):
+        if len(loop) < 100:
+            continue
+        rows = []
+        for j, (_, text, control) in enumerate(loop):
+            opcode = text.split()[0]
+            if opcode.startswith("LDG."):
+                board = (control >> 46) & 7
+                waited = next((k for k in range(j + 1, j + 1 + len(loop))
+                               if (loop[k % len(loop)][2] >> 52) >> board & 1), None)
+                rows.append((j, opcode, board, waited))
+        if rows:
+            found.setdefault(name, []).append(rows)
     return found
 
 
