@@ -10,12 +10,10 @@ From the repository root on a GPU:
 import sys
 from pathlib import Path
 
-import torch
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
 from scripts.probes import h200_rule_on_h100  # noqa: E402
-from scripts.probes.probe import check_builds, record  # noqa: E402
+from scripts.probes.probe import record_by_gpu  # noqa: E402
 from scripts.probes.rows_rolled import CHECK_SHAPES, SHAPES  # noqa: E402
 
 def builds(h200: bool) -> dict:
@@ -28,9 +26,7 @@ def builds(h200: bool) -> dict:
 
 
 def main():
-    chosen = builds("H200" in torch.cuda.get_device_name())
-    check_builds(chosen, CHECK_SHAPES)
-    record("b-sent-first", chosen, SHAPES)
+    record_by_gpu("b-sent-first", builds, CHECK_SHAPES, SHAPES)
 
 
 if __name__ == "__main__":

@@ -14,12 +14,10 @@ an SM neighbour's fetch of the same window: a loss that stays is not the order a
 import sys
 from pathlib import Path
 
-import torch
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
 from scripts.probes import h200_rule_on_h100  # noqa: E402
-from scripts.probes.probe import check_builds, record  # noqa: E402
+from scripts.probes.probe import record_by_gpu  # noqa: E402
 
 SHAPES = [(4096, 4096, 1), (7168, 2048, 4), (7168, 16384, 1), (4096, 7168, 8)]
 CHECK_SHAPES = [(7168, 2048, 4), (4096, 4096, 1), (128, 16384, 1)]
@@ -35,9 +33,7 @@ def builds(h200: bool) -> dict:
 
 
 def main():
-    chosen = builds("H200" in torch.cuda.get_device_name())
-    check_builds(chosen, CHECK_SHAPES)
-    record("first-b-order", chosen, SHAPES)
+    record_by_gpu("first-b-order", builds, CHECK_SHAPES, SHAPES)
 
 
 if __name__ == "__main__":

@@ -16,12 +16,10 @@ of several windows a part the switch changes nothing (within a point of 93l).
 import sys
 from pathlib import Path
 
-import torch
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
 from scripts.probes import h200_rule_on_h100  # noqa: E402
-from scripts.probes.probe import check_builds, record  # noqa: E402
+from scripts.probes.probe import record_by_gpu  # noqa: E402
 from scripts.probes.rows_rolled import CHECK_SHAPES  # noqa: E402
 
 SHAPES = [(4096, 4096, 1), (7168, 16384, 1), (4096, 7168, 8)]
@@ -37,9 +35,7 @@ def builds(h200: bool) -> dict:
 
 
 def main():
-    chosen = builds("H200" in torch.cuda.get_device_name())
-    check_builds(chosen, CHECK_SHAPES)
-    record("one-window-path", chosen, SHAPES)
+    record_by_gpu("one-window-path", builds, CHECK_SHAPES, SHAPES)
 
 
 if __name__ == "__main__":

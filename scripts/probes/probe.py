@@ -37,21 +37,32 @@ def check_builds(builds: dict, shapes: list) -> None:
             raise SystemExit(f"{name} fails: {failures}")
 
 
+def record_by_gpu(probe: str, builds, check_shapes: list, shapes: list) -> None:
+    """builds(h200) -> {name: (source, defines)}: the builds for this GPU (an H200 runs the
+    attempts' own rules, an H100 the H200's through h200_rule_on_h100.cu), checked, then recorded."""
+    chosen = builds("H200" in torch.cuda.get_device_name())
+    check_builds(chosen, check_shapes)
+    record(probe, chosen, shapes)
+
+
 def record(probe: str, others: dict, shapes: list, modes=floor.MODES, rounds=floor.ROUNDS) -> None:
     """others: name -> (source, defines), as floor.compare takes them."""
     write(probe, floor.compare(shapes=shapes, modes=modes, rounds=rounds, others=others))
 
 
-def write(probe: str, df: pd.DataFrame) -> None:
+def write(probe: str, df: pd.DataFrame, over_floor: bool = True) -> None:
     """Each row's time over the floor's of its shape and mode (paired by round), recorded as
-    results/probes/<probe>-<gpu>.csv and printed."""
+    results/probes/<probe>-<gpu>.csv and printed. over_floor=False: kernels that read nothing (their
+    times are what counts), so only the floor's row gets a ratio and the times are printed."""
     gpu = sol.gpu_key(torch.cuda.get_device_name())
     floors = df[df.strategy == "floor"].set_index(["m", "k", "l", "mode"])
-    df["x_floor"] = [1 / floor.paired_ratio(floors.loc[(r.m, r.k, r.l, r.mode)], r) for r in df.itertuples()]
+    df["x_floor"] = [1 / floor.paired_ratio(floors.loc[(r.m, r.k, r.l, r.mode)], r)
+                     if over_floor or r.strategy == "floor" else float("nan") for r in df.itertuples()]
     out = RESULTS_DIR / "probes" / f"{probe}-{gpu}.csv"
     out.parent.mkdir(exist_ok=True)
     df.to_csv(out, index=False, float_format="%.4f")
-    table = df.pivot_table(index=["m", "k", "l", "mode"], columns="strategy", values="x_floor", sort=False)
+    shown = "x_floor" if over_floor else "mean_us"
+    table = df.pivot_table(index=["m", "k", "l", "mode"], columns="strategy", values=shown, sort=False)
     print(table.to_string(float_format=lambda v: f"{v:.3f}"))
     print(f"recorded {len(df)} rows in {out}")
 

@@ -4,9 +4,9 @@ approximate, so this times scripts/probes/math_fraction.cu with the loads and th
 time_away and none. On 7168x16384x1 every warp runs 8 windows in one wave on an H100 and an H200
 (76's split: 2 parts of 8 windows), so the call's time less the empty loop's, over 8, is one
 sleep as the warps of a full SM see it. Rotated interleaved rounds beside the floor, as the floor
-check times its strategies (common/floor.py; the ratio to the floor means nothing here, the
-times do); rows in results/probes/sleep-length-<gpu>.csv, with each sleep's length in the column
-sleep_ns. From the repository root on a GPU:
+check times its strategies (common/floor.py; these kernels read nothing: their times are recorded,
+no ratio to the floor); rows in results/probes/sleep-length-<gpu>.csv, each sleep's length in the
+column sleep_ns. From the repository root on a GPU:
     python3 scripts/probes/sleep_length.py
 """
 import sys
@@ -39,7 +39,7 @@ def with_sleep_ns(df: pd.DataFrame) -> pd.DataFrame:
 
 def main():
     write("sleep-length", with_sleep_ns(floor.compare(shapes=SHAPES, modes=floor.MODES, rounds=floor.ROUNDS,
-                                                      others=builds())))
+                                                      others=builds())), over_floor=False)
 
 
 if __name__ == "__main__":
