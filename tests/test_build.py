@@ -11,7 +11,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "94", "95", "95a", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -371,6 +371,23 @@ def test_93l_sends_the_next_windows_first_half_before_the_second_block_in_the_h2
     second_half = order.index("LDG.E.EF.64", anchor)
     assert order[anchor:second_half].count("IDP.4A") >= 28, order[anchor:second_half]  # the second block's 32
     assert order[second_half:].count("LDG.E.EF.64") == 4
+
+
+def test_93m_sends_the_next_window_before_waiting_for_the_current_one_in_the_h200s_kernels_only():
+    # 93m's README: its kernels with the scale runs are 93f's code, instruction for instruction (so
+    # on the H100 93m is 93f); in the two without, each pass of the window loop sends the next
+    # window's ten copies (LDGSTS) before it waits for the current window's and multiplies it
+    def normalized(sass):
+        return {name: [" ".join(line.split()) for line in lines] for name, lines in sass.items()}
+    ours = normalized(_kernel_sass(build.build(attempts.find("93m").source), "nvfp4_gemv_kernel"))
+    parent = normalized(_kernel_sass(build.build(attempts.find("93f").source), "nvfp4_gemv_kernel"))
+    changed = {name for name in ours if "Lb0EEv" in name}  # the second template argument: no runs
+    assert set(ours) == set(parent) and len(changed) == 2, sorted(ours)
+    assert all(ours[name] == parent[name] for name in ours if name not in changed)
+    for name in changed:
+        order = [op for line in ours[name] for op in ("LDGSTS", "DEPBAR.LE", "IDP.4A") if op in line]
+        wait = order.index("DEPBAR.LE")
+        assert order[:wait].count("LDGSTS") >= 10 and "IDP.4A" not in order[:wait], order[:wait + 1]
 
 
 @pytest.mark.parametrize("number", ["93g", "93h", "93j", "93k", "93l"])

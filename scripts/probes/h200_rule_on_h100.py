@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from scripts.probes.probe import check_builds, included_source, record  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
-PROBE_ATTEMPT = {"93d": 0, "93g": 1, "93h": 2, "93j": 3, "93k": 4, "93f": 5, "93l": 6}   # the .cu's switch
+PROBE_ATTEMPT = {"93d": 0, "93g": 1, "93h": 2, "93j": 3, "93k": 4, "93f": 5, "93l": 6, "93m": 7}   # the .cu's switch
 SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (128256, 4096, 1), (4096, 4096, 1)]
 CHECK_SHAPES = [(7168, 2048, 4), (4096, 4096, 1), (128, 16384, 1)]
 
