@@ -528,9 +528,22 @@ __device__ __forceinline__ WindowLoads slot_loads(const WindowSlot& s, int lane)
 // The part's full windows [begin, end), each sent a pass ahead of its products: a pass sends the
 // next window, waits for its own (every group but the newest landed) and multiplies it; the last
 // window, with nothing to send, waits for every group.
+// STAGED_AHEAD=0 (a control for the probe next_window_staged, not 93m): each window sent, waited
+// for and multiplied in the same pass, so the path through shared memory without the window ahead.
+#ifndef STAGED_AHEAD
+#define STAGED_AHEAD 1
+#endif
 __device__ __forceinline__ int staged_windows(uint32_t mag_lo, WindowSlot* slots, const LanePtrs& p,
                                               long long a_row_bytes, int sfa_row_bytes, int begin, int end,
                                               int lane, float (&acc)[ROWS_PER_WARP]) {
+  if (!STAGED_AHEAD) {
+    for (int window = begin; window < end; ++window) {
+      send_window(slots[0], p, a_row_bytes, sfa_row_bytes, window, lane);
+      asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+      window_dot(mag_lo, slot_loads(slots[0], lane), acc);
+    }
+    return end;
+  }
   if (begin >= end) return end;
   send_window(slots[0], p, a_row_bytes, sfa_row_bytes, begin, lane);
   int window = begin;

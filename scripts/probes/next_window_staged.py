@@ -7,6 +7,14 @@ the repository root on a GPU:
     python3 scripts/probes/next_window_staged.py
     python3 scripts/probes/next_window_staged.py profile   # Nsight Compute, profiles/<gpu>/probes/
 
+A control was added after the H100's first rows (93m far behind 93f there, the one-window shape
+included), before it ran: 93m built with STAGED_AHEAD=0, the same copies into shared memory and
+reads from it, each window sent and waited for in the pass that multiplies it. What 93m gains on it
+is what the window ahead buys; what it loses to 93f, the path through shared memory. Prediction:
+if time away from the loads is what the products cost (section 69), 93m several points ahead of
+the control where warps run several windows, level on 4096x4096x1 (one window a warp); if the
+control is level with 93m, the window ahead buys nothing on this GPU.
+
 The profile was added after the H100's timed rows (93m far behind 93f there, the one-window shape
 included), before it ran: it asks whether 93m's warps wait at the copies' wait, issue more, or
 draw less from DRAM, on a shape of several windows a warp and on one of one window.
@@ -17,13 +25,20 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from scripts.probes import halves_ahead  # noqa: E402
+from common import attempts  # noqa: E402
+from scripts.probes import h200_rule_on_h100, halves_ahead  # noqa: E402
 from scripts.probes.probe import record_by_gpu, time_or_profile  # noqa: E402
 from scripts.probes.rows_rolled import CHECK_SHAPES, SHAPES  # noqa: E402
 
 
+CONTROL = {"STAGED_AHEAD": 0}
+
+
 def builds(h200: bool) -> dict:
-    return halves_ahead.builds(h200, names=("93f", "93m"))
+    chosen = halves_ahead.builds(h200, names=("93f", "93m"))
+    if h200:
+        return chosen | {"93m, no window ahead": (attempts.find("93m").source, CONTROL)}
+    return chosen | h200_rule_on_h100.rule_build("93m", ", no window ahead", **CONTROL)
 
 
 PROFILED_SHAPES = [(7168, 16384, 1), (4096, 4096, 1)]
