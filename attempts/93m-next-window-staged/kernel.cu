@@ -497,23 +497,12 @@ struct WindowSlot {
 };
 constexpr int kSlotsPerWarp = 2;
 
-// Two switches for the probe staged_path (not 93m): A_EVICT_FIRST=1 sends A's copies under 93f's
-// L2 evict-first policy; B_THROUGH_L1=1 sends B's through L1 (.ca), where 93f's loads of B hit.
-#ifndef A_EVICT_FIRST
-#define A_EVICT_FIRST 0
-#endif
+// A switch for the probe staged_path (not 93m): B_THROUGH_L1=1 sends B's copies through L1
+// (.ca), where 93f's loads of B hit. (A's copies under 93f's L2 evict-first policy,
+// cp.async.cg with .L2::cache_hint, stopped on an illegal instruction on the H100, as 64's did.)
 #ifndef B_THROUGH_L1
 #define B_THROUGH_L1 0
 #endif
-__device__ __forceinline__ void copy_a16(void* dst, const uint8_t* src) {
-#if A_EVICT_FIRST
-  const uint32_t to = static_cast<uint32_t>(__cvta_generic_to_shared(dst));
-  asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;\n"
-               :: "r"(to), "l"(src), "l"(policy_evict_first()) : "memory");
-#else
-  stage<16>(dst, src, src, true);
-#endif
-}
 __device__ __forceinline__ void copy_b16(void* dst, const uint8_t* src) {
 #if B_THROUGH_L1
   const uint32_t to = static_cast<uint32_t>(__cvta_generic_to_shared(dst));
@@ -529,7 +518,7 @@ __device__ __forceinline__ void send_window(WindowSlot& s, const LanePtrs& p, lo
   const long long off = static_cast<long long>(window) * (WINDOW_K / 2);
   const int sf_off = window * (WINDOW_K / 16) - 2 * (lane % 2);  // the word of the lane's pair
 #pragma unroll
-  for (int r = 0; r < ROWS_PER_WARP; ++r) copy_a16(&s.a[r][lane], p.a + r * a_row_bytes + off);
+  for (int r = 0; r < ROWS_PER_WARP; ++r) stage<16>(&s.a[r][lane], p.a + r * a_row_bytes + off, p.a, true);
   copy_b16(&s.b[lane], p.b + off);
 #pragma unroll
   for (int r = 0; r < ROWS_PER_WARP; ++r) stage<4>(&s.sfa[r][lane], p.sfa + r * sfa_row_bytes + sf_off, p.sfa, true);
