@@ -80,6 +80,8 @@ def fig(gpu: str, attempt: str, quantity: str, where: str = "geomean", mode: str
         return stall_site_share(gpu, attempt, where, int(mode))
     if quantity.startswith("probe:"):
         return probe_value(gpu, *quantity.split(":")[1:], strategy=attempt.replace("_", " "), shape=where, mode=mode)
+    if quantity.startswith("probe-profile:"):
+        return probe_profile_value(gpu, *quantity.split(":")[1:], name=attempt.replace("_", " "), shape=where)
     if quantity.startswith("timeline:"):
         return timeline_value(gpu, attempt.replace("_", " "), quantity.split(":", 1)[1], where, mode)
     if quantity.startswith("room:"):
@@ -111,6 +113,17 @@ def profile_value(gpu: str, attempt: str, column: str, shape: str) -> str:
     hit = _profile_rows(path, shape)
     if hit.empty or column not in hit.columns:
         raise FragmentError(f"{path.relative_to(REPO)} has no {column} for {shape}")
+    return hit[column].iloc[0]
+
+
+def probe_profile_value(gpu: str, probe: str, column: str, *, name: str, shape: str) -> str:
+    """One column of a probe's Nsight Compute summary (profiles/<gpu>/probes/<probe>.csv) for one of
+    its kernels (probe-profile:NAME:COLUMN; in a spec the kernel's spaces are written as underscores)."""
+    path = REPO / "profiles" / gpu / "probes" / f"{probe}.csv"
+    rows = _profile_rows(path, shape)
+    hit = rows[rows["name"] == name]
+    if hit.empty or column not in hit.columns:
+        raise FragmentError(f"{path.relative_to(REPO)} has no {column} of {name!r} on {shape}")
     return hit[column].iloc[0]
 
 
