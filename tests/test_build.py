@@ -99,7 +99,8 @@ def test_the_h200_rule_probe_builds_each_attempts_own_kernels():
     # rule: each build's kernels must be that attempt's own code, and its sm_90a kernels at 64
     # registers without spills
     rule_builds = {**_probe_script("h200_rule_on_h100").builds(), **_probe_script("b_sent_first").builds(h200=False),
-                   **_probe_script("halves_ahead").builds(h200=False)}
+                   **_probe_script("halves_ahead").builds(h200=False),
+                   **_probe_script("halves_ahead").builds(h200=False, names=("93m",))}
     for name, (source, defines) in rule_builds.items():
         library = build.build(source, defines)
         attempt = build.build(attempts.find(name.split(",")[0]).source)
