@@ -11,7 +11,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "94", "95", "95a", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -109,6 +109,20 @@ def test_the_h200_rule_probe_builds_each_attempts_own_kernels():
         assert usage == sorted(build.resource_usage(attempt), key=lambda u: (u["kernel"], u["target"])), name
         assert all(u["registers"] <= 64 and u["spill_stores"] == 0
                    for u in usage if u["target"] == "sm_90a"), name
+
+
+def test_the_products_in_turns_probe_builds_93n_without_spills_its_h200_rule_in_host_code_only():
+    # scripts/probes/products_in_turns.py: 93n's switch H200_RULE changes only its host code, so the
+    # H100's build of 93n runs 93n's kernels; every build's sm_90a kernels at 64 registers, no spills
+    probe = _probe_script("products_in_turns")
+    own = _kernel_sass(build.build(attempts.find("93n").source), "nvfp4_gemv_kernel")
+    for h200 in (True, False):
+        for name, (source, defines) in probe.builds(h200).items():
+            library = build.build(source, defines)
+            assert all(u["registers"] <= 64 and u["spill_stores"] == 0
+                       for u in build.resource_usage(library) if u["target"] == "sm_90a"), name
+            if name == "93n, the H200's rule":
+                assert _kernel_sass(library, "nvfp4_gemv_kernel") == own
 
 
 def _a_loads_in_flight(sass: str, load: str = "LDG.E.128.STRONG", words: int = 4) -> int:
@@ -389,6 +403,24 @@ def test_93m_sends_the_next_window_before_waiting_for_the_current_one_in_the_h20
         order = [op for line in ours[name] for op in ("LDGSTS", "DEPBAR.LE", "IDP.4A") if op in line]
         wait = order.index("DEPBAR.LE")
         assert order[:wait].count("LDGSTS") >= 10 and "IDP.4A" not in order[:wait], order[:wait + 1]
+
+
+def test_93n_takes_turns_only_in_a_kernel_of_its_own_with_every_product_after_the_wait():
+    # 93n's README: its kernels of 93f's template arguments are 93f's code, instruction for
+    # instruction (so its other launches are 93f's); in the turns' kernel each pass sends its ten
+    # loads, waits for its turn (BAR.SYNC), reads the look-up word (LDS) and only then multiplies
+    def normalized(sass):
+        return {name: [" ".join(line.split()) for line in lines] for name, lines in sass.items()}
+    ours = normalized(_kernel_sass(build.build(attempts.find("93n").source), "nvfp4_gemv_kernel"))
+    parent = normalized(_kernel_sass(build.build(attempts.find("93f").source), "nvfp4_gemv_kernel"))
+    turns = "_Z17nvfp4_gemv_kernelILb0ELb0ELb1EEvPKhS1_S1_S1_P6__halfiixxiij"
+    assert set(ours) == {name.replace("EEvPKh", "ELb0EEvPKh") for name in parent} | {turns}, sorted(ours)
+    assert all(ours[name.replace("EEvPKh", "ELb0EEvPKh")] == parent[name] for name in parent)
+    order = [op for line in ours[turns] for op in ("LDG.E", "BAR.SYNC", "LDS", "IDP.4A", "BAR.ARV") if op in line]
+    wait = order.index("BAR.SYNC", order.index("LDG.E"))
+    assert order[:wait].count("LDG.E") == 10 and "IDP.4A" not in order[:wait], order[:wait + 1]
+    assert order[wait + 1] == "LDS" and order[wait + 2:wait + 66] == ["IDP.4A"] * 64, order[wait:wait + 3]
+    assert order[wait + 66] == "BAR.ARV"
 
 
 @pytest.mark.parametrize("number", ["93g", "93h", "93j", "93k", "93l"])

@@ -1,0 +1,41 @@
+"""93n (93f with the H200's loop run by blocks of 8 warps, two warps taking turns at their
+products) beside 93f, beside 93n with each warp taking turns with the next warp instead of the
+warp four on (TURNS_PARTNER=1), and beside 93n's blocks without the turns (TAKE_TURNS=0, the
+control for the blocks' shape and the look-up word read from shared memory), in one run (93n's
+README): timed as the floor check times its strategies (rotated interleaved rounds,
+common/floor.py), rows in results/probes/products-in-turns-<gpu>.csv. On an H200 each runs its own
+rule; on an H100, 93f runs the H200's rule through scripts/probes/h200_rule_on_h100.cu and 93n's
+builds through their own switch (H200_RULE=1). Each build is first checked against the reference,
+7168x16384x1 included (the turns with two warps a tile). From the repository root on a GPU:
+    python3 scripts/probes/products_in_turns.py
+
+Written before any GPU ran 93n; the prediction is 93n's README's.
+"""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from common import attempts  # noqa: E402
+from scripts.probes import h200_rule_on_h100  # noqa: E402
+from scripts.probes.probe import record_by_gpu  # noqa: E402
+from scripts.probes.rows_rolled import CHECK_SHAPES  # noqa: E402
+
+SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (28672, 4096, 1), (4096, 14336, 1), (4096, 4096, 1)]
+VARIANTS = {"93n": {}, "93n, partner the next warp": {"TURNS_PARTNER": 1}, "93n, no turns": {"TAKE_TURNS": 0}}
+
+
+def builds(h200: bool) -> dict:
+    source = attempts.find("93n").source
+    if h200:
+        return {"93f": (attempts.find("93f").source, None)} | {
+            name: (source, defines or None) for name, defines in VARIANTS.items()}
+    return h200_rule_on_h100.rule_build("93f") | {
+        f"{name}, the H200's rule": (source, {**defines, "H200_RULE": 1}) for name, defines in VARIANTS.items()}
+
+
+def main():
+    record_by_gpu("products-in-turns", builds, CHECK_SHAPES + [(7168, 16384, 1)], SHAPES)
+
+
+if __name__ == "__main__":
+    main()
