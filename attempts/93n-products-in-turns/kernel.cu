@@ -156,7 +156,12 @@
 #ifndef TURNS_PARTNER
 #define TURNS_PARTNER 4
 #endif
-// 0: the blocks of 8 warps without the turns (a probe's control for the blocks' shape).
+// The warps of a block that takes turns: 8, or 2 (with TURNS_PARTNER 1: S = 1 or 2, a probe's
+// switch, blocks as small as the pairs allow).
+#ifndef TURN_BLOCK_WARPS
+#define TURN_BLOCK_WARPS 8
+#endif
+// 0: the blocks of TURN_BLOCK_WARPS warps without the turns (a probe's control for the blocks' shape).
 #ifndef TAKE_TURNS
 #define TAKE_TURNS 1
 #endif
@@ -606,7 +611,6 @@ __device__ __forceinline__ void wait_for_partials(int threads) {
 // The turns: in a block of TURN_BLOCK_WARPS warps, warp w and warp w ^ TURNS_PARTNER multiply in
 // turn, the lower first. A pair's turns are two named barriers of its two warps (64 threads): the
 // lower warp's, 1 + 2p, and the other's, 2 + 2p, for pairs p = 0..3.
-constexpr int TURN_BLOCK_WARPS = 8;
 __device__ __forceinline__ void wait_for_turn(int barrier) {
   asm volatile("bar.sync %0, 64;" :: "r"(barrier) : "memory");
 }

@@ -6,7 +6,12 @@ README): timed as the floor check times its strategies (rotated interleaved roun
 common/floor.py), rows in results/probes/products-in-turns-<gpu>.csv. On an H200 each runs its own
 rule; on an H100, 93f runs the H200's rule through scripts/probes/h200_rule_on_h100.cu and 93n's
 builds through their own switch (H200_RULE=1). Each build is first checked against the reference,
-7168x16384x1 included (the turns with two warps a tile). From the repository root on a GPU:
+7168x16384x1 included (the turns with two warps a tile).
+
+Added after the H100's run (88bbc68, the first three variants), before any H200 ran it: the
+H100's control lost to 93f by itself (as if blocks of 8 warps placed the grid less evenly than
+93f's blocks of S), so 93n's turns also in blocks of 2 warps (TURN_BLOCK_WARPS=2, partners the
+next warp: S = 1 or 2), with that shape's own control. From the repository root on a GPU:
     python3 scripts/probes/products_in_turns.py
 
 Written before any GPU ran 93n; the prediction is 93n's README's.
@@ -21,7 +26,9 @@ from scripts.probes.probe import record_by_gpu  # noqa: E402
 from scripts.probes.rows_rolled import CHECK_SHAPES  # noqa: E402
 
 SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (28672, 4096, 1), (4096, 14336, 1), (4096, 4096, 1)]
-VARIANTS = {"93n": {}, "93n, partner the next warp": {"TURNS_PARTNER": 1}, "93n, no turns": {"TAKE_TURNS": 0}}
+SMALL_BLOCKS = {"TURN_BLOCK_WARPS": 2, "TURNS_PARTNER": 1}
+VARIANTS = {"93n": {}, "93n, partner the next warp": {"TURNS_PARTNER": 1}, "93n, no turns": {"TAKE_TURNS": 0},
+            "93n in blocks of 2": SMALL_BLOCKS, "93n in blocks of 2, no turns": {**SMALL_BLOCKS, "TAKE_TURNS": 0}}
 
 
 def builds(h200: bool) -> dict:
