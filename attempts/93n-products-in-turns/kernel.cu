@@ -611,11 +611,21 @@ __device__ __forceinline__ void wait_for_partials(int threads) {
 // The turns: in a block of TURN_BLOCK_WARPS warps, warp w and warp w ^ TURNS_PARTNER multiply in
 // turn, the lower first. A pair's turns are two named barriers of its two warps (64 threads): the
 // lower warp's, 1 + 2p, and the other's, 2 + 2p, for pairs p = 0..3.
+// A barrier named by a register makes ptxas reserve all 16 of the block's barriers
+// (EIATTR_NUM_BARRIERS); blocks of 2 warps name their two by immediates, and reserve 3.
 __device__ __forceinline__ void wait_for_turn(int barrier) {
-  asm volatile("bar.sync %0, 64;" :: "r"(barrier) : "memory");
+  if (TURN_BLOCK_WARPS == 2) {
+    if (barrier == 1) asm volatile("bar.sync 1, 64;" ::: "memory"); else asm volatile("bar.sync 2, 64;" ::: "memory");
+  } else {
+    asm volatile("bar.sync %0, 64;" :: "r"(barrier) : "memory");
+  }
 }
 __device__ __forceinline__ void hand_over_turn(int barrier) {
-  asm volatile("bar.arrive %0, 64;" :: "r"(barrier) : "memory");
+  if (TURN_BLOCK_WARPS == 2) {
+    if (barrier == 1) asm volatile("bar.arrive 1, 64;" ::: "memory"); else asm volatile("bar.arrive 2, 64;" ::: "memory");
+  } else {
+    asm volatile("bar.arrive %0, 64;" :: "r"(barrier) : "memory");
+  }
 }
 __device__ __forceinline__ uint32_t table_word(uint32_t shared_address) {
   uint32_t v;

@@ -11,7 +11,11 @@ builds through their own switch (H200_RULE=1). Each build is first checked again
 Added after the H100's run (88bbc68, the first three variants), before any H200 ran it: the
 H100's control lost to 93f by itself (as if blocks of 8 warps placed the grid less evenly than
 93f's blocks of S), so 93n's turns also in blocks of 2 warps (TURN_BLOCK_WARPS=2, partners the
-next warp: S = 1 or 2), with that shape's own control. From the repository root on a GPU:
+next warp: S = 1 or 2), with that shape's own control. Their first run (37b0110, on an H100) put
+the turns 35-40 points behind their control on every shape with turns: the barriers were named
+by a register, so ptxas reserved all 16 of a block's (EIATTR_NUM_BARRIERS), as 93n's default
+kernel does; blocks of 2 now name theirs by immediates (3 reserved), and the probe ran again.
+From the repository root on a GPU:
     python3 scripts/probes/products_in_turns.py
 
 Written before any GPU ran 93n; the prediction is 93n's README's.
