@@ -161,6 +161,10 @@
 #ifndef TURN_BLOCK_WARPS
 #define TURN_BLOCK_WARPS 8
 #endif
+// 1: blocks of 2 name their barriers by a register too, as blocks of 8 do (a probe's switch).
+#ifndef TURN_BARRIERS_BY_REGISTER
+#define TURN_BARRIERS_BY_REGISTER 0
+#endif
 // 0: the blocks of TURN_BLOCK_WARPS warps without the turns (a probe's control for the blocks' shape).
 #ifndef TAKE_TURNS
 #define TAKE_TURNS 1
@@ -614,14 +618,14 @@ __device__ __forceinline__ void wait_for_partials(int threads) {
 // A barrier named by a register makes ptxas reserve all 16 of the block's barriers
 // (EIATTR_NUM_BARRIERS); blocks of 2 warps name their two by immediates, and reserve 3.
 __device__ __forceinline__ void wait_for_turn(int barrier) {
-  if (TURN_BLOCK_WARPS == 2) {
+  if (TURN_BLOCK_WARPS == 2 && !TURN_BARRIERS_BY_REGISTER) {
     if (barrier == 1) asm volatile("bar.sync 1, 64;" ::: "memory"); else asm volatile("bar.sync 2, 64;" ::: "memory");
   } else {
     asm volatile("bar.sync %0, 64;" :: "r"(barrier) : "memory");
   }
 }
 __device__ __forceinline__ void hand_over_turn(int barrier) {
-  if (TURN_BLOCK_WARPS == 2) {
+  if (TURN_BLOCK_WARPS == 2 && !TURN_BARRIERS_BY_REGISTER) {
     if (barrier == 1) asm volatile("bar.arrive 1, 64;" ::: "memory"); else asm volatile("bar.arrive 2, 64;" ::: "memory");
   } else {
     asm volatile("bar.arrive %0, 64;" :: "r"(barrier) : "memory");

@@ -14,7 +14,8 @@ H100's control lost to 93f by itself (as if blocks of 8 warps placed the grid le
 next warp: S = 1 or 2), with that shape's own control. Their first run (37b0110, on an H100) put
 the turns 35-40 points behind their control on every shape with turns: the barriers were named
 by a register, so ptxas reserved all 16 of a block's (EIATTR_NUM_BARRIERS), as 93n's default
-kernel does; blocks of 2 now name theirs by immediates (3 reserved), and the probe ran again.
+kernel does; blocks of 2 now name theirs by immediates (3 reserved), and the probe ran again
+(5170225), the first form kept as a variant (TURN_BARRIERS_BY_REGISTER=1) for the GPUs to come.
 From the repository root on a GPU:
     python3 scripts/probes/products_in_turns.py
 
@@ -32,7 +33,8 @@ from scripts.probes.rows_rolled import CHECK_SHAPES  # noqa: E402
 SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (28672, 4096, 1), (4096, 14336, 1), (4096, 4096, 1)]
 SMALL_BLOCKS = {"TURN_BLOCK_WARPS": 2, "TURNS_PARTNER": 1}
 VARIANTS = {"93n": {}, "93n, partner the next warp": {"TURNS_PARTNER": 1}, "93n, no turns": {"TAKE_TURNS": 0},
-            "93n in blocks of 2": SMALL_BLOCKS, "93n in blocks of 2, no turns": {**SMALL_BLOCKS, "TAKE_TURNS": 0}}
+            "93n in blocks of 2": SMALL_BLOCKS, "93n in blocks of 2, no turns": {**SMALL_BLOCKS, "TAKE_TURNS": 0},
+            "93n in blocks of 2, barriers named by a register": {**SMALL_BLOCKS, "TURN_BARRIERS_BY_REGISTER": 1}}
 
 
 def builds(h200: bool) -> dict:
