@@ -67,6 +67,25 @@ def test_the_cluster_occupancy_probe_builds(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
 
 
+def test_the_barrier_occupancy_probe_builds_kernels_that_differ_in_their_barrier_record(tmp_path):
+    # scripts/probes/barrier_occupancy.cu produced results/probes/barrier-occupancy-*.txt (section
+    # 71): a barrier named by a register records all 16 of a block's, one named 1 records 2, and
+    # barrier 0 alone none
+    source = build.REPO / "scripts" / "probes" / "barrier_occupancy.cu"
+    binary = tmp_path / "probe"
+    proc = subprocess.run(["nvcc", "-O3", "-std=c++17", "-gencode=arch=compute_90a,code=sm_90a", str(source),
+                           "-o", str(binary)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    elf = subprocess.run([build.cuda_tool("cuobjdump"), "-elf", str(binary)], capture_output=True, text=True, check=True).stdout
+    records = {}
+    for section in re.split(r"\n(?=\.nv\.info\.)", elf):
+        name = re.match(r"\.nv\.info\.(\S+)", section)
+        if name and "hold_place" in name.group(1):
+            value = re.search(r"EIATTR_NUM_BARRIERS\s+Format:\s+\S+\s+Value:\s+(0x[0-9a-f]+)", section)
+            records[name.group(1)] = int(value.group(1), 16) if value else 0
+    assert sorted(records.values()) == [0, 2, 16], records
+
+
 def _probe_script(name: str):
     """scripts/probes/<name>.py as a module (its SOURCE and the defines it builds with)."""
     import importlib.util
