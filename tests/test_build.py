@@ -86,6 +86,14 @@ def test_the_barrier_occupancy_probe_builds_kernels_that_differ_in_their_barrier
     assert sorted(records.values()) == [0, 2, 16], records
 
 
+def test_the_warp_slots_probe_builds(tmp_path):
+    # scripts/probes/warp_slots.cu produced results/probes/warp-slots-*.txt (section 71)
+    source = build.REPO / "scripts" / "probes" / "warp_slots.cu"
+    proc = subprocess.run(["nvcc", "-O3", "-std=c++17", "-gencode=arch=compute_90a,code=sm_90a", str(source),
+                           "-o", str(tmp_path / "probe")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+
+
 def _probe_script(name: str):
     """scripts/probes/<name>.py as a module (its SOURCE and the defines it builds with)."""
     import importlib.util
