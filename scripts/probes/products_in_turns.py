@@ -18,16 +18,23 @@ kernel does; blocks of 2 now name theirs by immediates (3 reserved), and the pro
 (5170225), the first form kept as a variant (TURN_BARRIERS_BY_REGISTER=1) for the GPUs to come.
 From the repository root on a GPU:
     python3 scripts/probes/products_in_turns.py
+    python3 scripts/probes/products_in_turns.py profile   # Nsight Compute, profiles/<gpu>/probes/
+
+The profile was added after the H100's timed rows (every turns build behind its control), before
+it ran: it asks whether the turns' warps stall at the barrier (waiting for the partner's
+products) and whether DRAM draws less, on the two shapes where the turns lost most.
 
 Written before any GPU ran 93n; the prediction is 93n's README's.
 """
 import sys
 from pathlib import Path
 
+import torch
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
 from scripts.probes import h200_rule_on_h100  # noqa: E402
-from scripts.probes.probe import record_by_gpu  # noqa: E402
+from scripts.probes.probe import record_by_gpu, time_or_profile  # noqa: E402
 from scripts.probes.rows_rolled import CHECK_SHAPES  # noqa: E402
 
 SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (28672, 4096, 1), (4096, 14336, 1), (4096, 4096, 1)]
@@ -46,8 +53,17 @@ def builds(h200: bool) -> dict:
         f"{name}, the H200's rule": (source, {**defines, "H200_RULE": 1}) for name, defines in VARIANTS.items()}
 
 
+PROFILED = ("93n", "93n, no turns")
+PROFILED_SHAPES = [(7168, 2048, 4), (7168, 16384, 1)]
+
+
 def main():
-    record_by_gpu("products-in-turns", builds, CHECK_SHAPES + [(7168, 16384, 1)], SHAPES)
+    if len(sys.argv) > 1:  # profile, or the target it runs
+        h200 = "H200" in torch.cuda.get_device_name()
+        profiled = {name: build for name, build in builds(h200).items() if name.split(", the H200")[0] in PROFILED}
+        time_or_profile("products-in-turns", {}, profiled, PROFILED_SHAPES, Path(__file__))
+    else:
+        record_by_gpu("products-in-turns", builds, CHECK_SHAPES + [(7168, 16384, 1)], SHAPES)
 
 
 if __name__ == "__main__":
