@@ -3,11 +3,11 @@
 // waits at a named barrier until its partner has finished multiplying, multiplies, and hands the
 // turn back. 93f's warps of a scheduler multiply whenever their bytes come; closing-the-gap section
 // 69 found that on the H200 a window's products keep a warp away from its loads about as long as a
-// sleep of twice their issue time, as if several warps of a scheduler multiplied at once. Taking
+// sleep of several times their issue time, as if several warps of a scheduler multiplied at once. Taking
 // turns halves the warps that can multiply together and staggers each pair by one window's products.
 // Partners are 4 warps apart (TURNS_PARTNER): where an SM deals a block's warps to its 4 schedulers
 // in turn, the same scheduler. Where the rule gives K whole windows, parts of 2 windows or more, all
-// of one length, and S = 1, 2 or 4 warps a tile, a block holds 8 / S tiles; elsewhere 93f's launch.
+// of one length, and S dividing 8 warps a tile, a block holds 8 / S tiles; elsewhere 93f's launch.
 // 93f b-words-at-use: 93d with B's window decoded a word at a time, just before the products that
 // use it, and each scale block's sums scaled as soon as its two words are done. 93d decoded the
 // whole window first and held it (16 registers) across the products; ptxas then sent a window's
