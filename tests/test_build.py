@@ -152,6 +152,20 @@ def test_the_products_in_turns_probe_builds_93n_without_spills_its_h200_rule_in_
                 assert _kernel_sass(library, "nvfp4_gemv_kernel") == own
 
 
+def test_the_multiplying_warps_probe_stamps_each_window_around_its_products_without_spills():
+    # scripts/probes/multiplying_warps.py: 93f's H200 loop with a clock read once the window's A is
+    # in (before any of its products) and one once its products are in the sums (after all of them)
+    probe = _probe_script("multiplying_warps")
+    library = build.build(probe.SOURCE, probe.build_defines())
+    assert all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in build.resource_usage(library)
+               if u["target"] == "sm_90a" and "stamped" in u["kernel"])
+    (sass,) = _kernel_sass(library, "stamped_kernel").values()
+    order = [op for line in sass for op in ("LDG.E.128.STRONG", "SR_CLOCKLO", "IDP.4A") if op in line]
+    first = order.index("SR_CLOCKLO")
+    assert order[:first].count("LDG.E.128.STRONG") == 4 and "IDP.4A" not in order[:first]
+    assert order[first + 1:first + 65] == ["IDP.4A"] * 64 and order[first + 65] == "SR_CLOCKLO"
+
+
 def _a_loads_in_flight(sass: str, load: str = "LDG.E.128.STRONG", words: int = 4) -> int:
     """The most `load` instructions (the probe's A loads, `words` registers each) issued before an
     instruction reads one."""
