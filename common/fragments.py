@@ -137,8 +137,8 @@ def stall_site_share(gpu: str, attempt: str, shape: str, rank: int) -> str:
 
 def probe_value(gpu: str, probe: str, column: str = "x_floor", *, strategy: str, shape: str, mode: str) -> str:
     """One strategy's time over the floor's in a probe's run (results/probes/<probe>-<gpu>.csv),
-    as its table shows it, or another column of its row (probe:NAME:COLUMN: times in us to two
-    decimals, other columns whole numbers). In a
+    as its table shows it, or another column of its row (probe:NAME:COLUMN: times in us and means
+    to two decimals, other columns whole numbers). In a
     spec the strategy's spaces are written as underscores."""
     path = results.RESULTS_DIR / "probes" / f"{probe}-{gpu}.csv"
     if not path.exists():
@@ -152,7 +152,7 @@ def probe_value(gpu: str, probe: str, column: str = "x_floor", *, strategy: str,
     value = float(hit[column].iloc[0])
     if column == "x_floor":
         return f"{value:.3f}"
-    return f"{value:,.2f}" if column.endswith("_us") else f"{value:,.0f}"
+    return f"{value:,.2f}" if column.endswith(("_us", "_mean")) else f"{value:,.0f}"
 
 
 def _kernel_value(df: pd.DataFrame, source: str, kernel: str, column: str, shape: str, mode: str) -> str:
