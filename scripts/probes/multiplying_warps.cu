@@ -1,13 +1,18 @@
 // Probe "multiplying_warps": how many warps of a scheduler multiply at once (closing-the-gap
 // section 71). 93f's H200 loop (its kernel without the scale runs, K whole windows, the H200's rule
-// on any GPU), with each window stamped by the warp's lane 0: the SM clock once the window's first
-// word of A is in (a clock read predicated on it), and again once the window's products are in
+// on any GPU), with each window stamped by the warp's lane 0: the SM clock once the window's loads
+// are in (a clock read predicated on them), and again once the window's products are in
 // its sums (predicated on them); with the warp's SM and slot (%warpid: a block's warps take
 // consecutive slots modulo 4, scripts/probes/warp_slots.cu). 93f's device code is included as it
 // is; only this kernel and its launch are the probe's. Run by scripts/probes/multiplying_warps.py.
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <cstdint>
+
+// 1: a window's arrival stamped once all its loads are in; 0: once row 0's A is (the first run's).
+#ifndef ALL_BYTES_STAMPED
+#define ALL_BYTES_STAMPED 1
+#endif
 
 #define nvfp4_gemv attempt_nvfp4_gemv
 #include "../../attempts/93f-b-words-at-use/kernel.cu"
@@ -62,7 +67,14 @@ stamped_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b, con
   }
   for (int window = w_begin; window < w_end; ++window) {
     const WindowLoads w = window_loads(p, k / 2, k / 16, window);
-    const uint32_t arrived = clock_after(w.a_rows[0].x);
+#if ALL_BYTES_STAMPED
+    // once every load of the window is in: its four rows of A, their scales, B and B's scales
+    const uint32_t arrived = clock_after(w.a_rows[0].x ^ w.a_rows[1].x ^ w.a_rows[2].x ^ w.a_rows[3].x ^
+                                         w.sfa_rows[0] ^ w.sfa_rows[1] ^ w.sfa_rows[2] ^ w.sfa_rows[3] ^
+                                         w.b_bytes.x ^ w.sfb_two);
+#else
+    const uint32_t arrived = clock_after(w.a_rows[0].x);  // row 0's A, the last of the rows sent
+#endif
     window_dot(mag_lo, w, acc);
     const uint32_t done = clock_after(__float_as_uint(acc[0]) ^ __float_as_uint(acc[1]) ^
                                       __float_as_uint(acc[2]) ^ __float_as_uint(acc[3]));

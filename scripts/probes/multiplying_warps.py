@@ -10,6 +10,11 @@ results/probes/multiplying-warps-<gpu>.csv. The stamped build is first checked a
 reference. From the repository root on a GPU:
     python3 scripts/probes/multiplying_warps.py
 
+The first run (H100, a18300d) stamped a window's arrival once row 0's A was in (the last row sent,
+but not always the last to come), so its products' lengths held some waiting for the other rows;
+the arrival is now stamped once every load of the window is in (ALL_BYTES_STAMPED=1), changed
+before the next run.
+
 Written before any GPU ran it. Section 69 read the products' cost on the H200 as several warps of a
 scheduler multiplying at once (a sleep of several times their issue time costs as much). Prediction:
 on the H200 the products of a window last several times their 344 instructions (over 1,000
