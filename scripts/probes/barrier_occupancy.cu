@@ -3,11 +3,12 @@
 // where a barrier named by an immediate n records n + 1. Three kernels that differ only in that
 // record (the barrier sits in a branch never taken), launched with blocks of 64 and 256 threads;
 // each block's first thread counts itself in on its SM, holds its place a while, and counts itself
-// out, so the highest count seen on an SM is the blocks it held together. Beside it, what
-// cudaOccupancyMaxActiveBlocksPerMultiprocessor says. The outputs in results/probes/ came from:
+// out, so the highest count seen on an SM is the blocks it held together (lowest and highest over
+// SMs). Beside it, what cudaOccupancyMaxActiveBlocksPerMultiprocessor says. CSV on stdout, the GPU
+// in the file's name; the outputs in results/probes/ came from:
 //   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a \
 //        scripts/probes/barrier_occupancy.cu -o build/barrier_occupancy
-//   build/barrier_occupancy > results/probes/barrier-occupancy-<gpu>.txt
+//   build/barrier_occupancy > results/probes/barrier-occupancy-<gpu>.csv
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -48,14 +49,14 @@ void report(const char* name, int threads, int sms) {
     low = seen[i] < low ? seen[i] : low;
     high = seen[i] > high ? seen[i] : high;
   }
-  std::printf("%-28s blocks of %3d threads: held together per SM %2u-%2u, occupancy API %2d (%s)\n",
-              name, threads, low, high, api, cudaGetErrorString(err));
+  if (err != cudaSuccess) std::fprintf(stderr, "%s: %s\n", name, cudaGetErrorString(err));
+  std::printf("%s,%d,%u,%u,%d\n", name, threads, low, high, api);
 }
 
 int main() {
   cudaDeviceProp prop;
   cudaGetDeviceProperties(&prop, 0);
-  std::printf("%s, %d SMs\n", prop.name, prop.multiProcessorCount);
+  std::printf("strategy,key,held_min,held_max,occupancy_api\n");  // key: threads a block
   for (int threads : {64, 256}) {
     report<kBarrierZeroOnly>("barrier 0 only", threads, prop.multiProcessorCount);
     report<kImmediate>("barrier 1 by an immediate", threads, prop.multiProcessorCount);
