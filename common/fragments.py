@@ -80,6 +80,8 @@ def fig(gpu: str, attempt: str, quantity: str, where: str = "geomean", mode: str
         return stall_site_share(gpu, attempt, where, int(mode))
     if quantity.startswith("probe:"):
         return probe_value(gpu, *quantity.split(":")[1:], strategy=attempt.replace("_", " "), shape=where, mode=mode)
+    if quantity.startswith("probe-row:"):
+        return probe_row_value(gpu, *quantity.split(":")[1:], strategy=attempt.replace("_", " "), key=where)
     if quantity.startswith("probe-profile:"):
         return probe_profile_value(gpu, *quantity.split(":")[1:], name=attempt.replace("_", " "), shape=where)
     if quantity.startswith("timeline:"):
@@ -124,6 +126,19 @@ def probe_profile_value(gpu: str, probe: str, column: str, *, name: str, shape: 
     hit = rows[rows["name"] == name]
     if hit.empty or column not in hit.columns:
         raise FragmentError(f"{path.relative_to(REPO)} has no {column} of {name!r} on {shape}")
+    return hit[column].iloc[0]
+
+
+def probe_row_value(gpu: str, probe: str, column: str, *, strategy: str, key: str) -> str:
+    """One column of a probe's row whose rows are not shapes: results/probes/<probe>-<gpu>.csv with
+    `strategy` and `key` columns (probe-row:NAME:COLUMN, the key where a shape would go)."""
+    path = results.RESULTS_DIR / "probes" / f"{probe}-{gpu}.csv"
+    if not path.exists():
+        raise FragmentError(f"no probe run {path.relative_to(REPO)}")
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    hit = df[(df.strategy == strategy) & (df.key == key)]
+    if hit.empty or column not in df.columns:
+        raise FragmentError(f"{path.relative_to(REPO)} has no {column} of {strategy!r} at {key}")
     return hit[column].iloc[0]
 
 
