@@ -41,6 +41,9 @@ MANY_BATCHES = [(128, 2048, 300)]
 # walk on the H100 (4 tiles a warp over 2 batches; 5, the last step short, at 28 windows); the
 # H200 runs them in 70's split.
 LONG_ROWS = [(2048, 16384, 2), (2176, 28672, 1)]
+# Rows of 9 windows on the H100 in 93o's joined blocks: 2 blocks a tile, of 5 and 4 windows, the
+# second block's fifth warp leaving at once; over 2 batches.
+JOINED_ROWS = [(1152, 9216, 2)]
 # Rows of 7 windows in groups of two warps a block, over 3 batches, the last block's groups short
 # of a step: 79's walk, which runs wherever a warp walks 4 tiles or more.
 WALK_GROUPS = [(3328, 7168, 3)]
@@ -68,7 +71,7 @@ def cases():
                 marks.append(pytest.mark.xfail(reason=attempt.expected_failures[data], strict=True))
             elif data not in attempt.correct_on:
                 continue
-            fixed = [(s, "x".join(map(str, s))) for s in problem.TEST_SHAPES + LONG_PARTS + MANY_BATCHES + LONG_ROWS + WALK_GROUPS]
+            fixed = [(s, "x".join(map(str, s))) for s in problem.TEST_SHAPES + LONG_PARTS + MANY_BATCHES + LONG_ROWS + JOINED_ROWS + WALK_GROUPS]
             fresh = [(s, f"fresh{i}") for i, s in enumerate(fresh_shapes(), 1)]
             for shape, slot in fixed + fresh:
                 seed = FRESH.randint(0, 2**31 - 1)
