@@ -590,9 +590,9 @@ __device__ __forceinline__ void wait_for_partials(int splits) {
 // A joined tile's blocks meet in the workspace: lanes 0-3 of the block's first warp hold its 4 row
 // sums. Lane 0 stores them to the block's slot and counts the block in with an atomic that
 // releases the store (and acquires the others' for the last block). The last block to arrive adds
-// every slot in block order (its own from its registers), writes the 4 outputs and sets the
-// counter back to 0: the workspace needs no clearing, since every slot is written before it is
-// read in each call.
+// every slot in block order (its own from its registers), writes the 4 outputs, and clears the
+// slots and the counter: the workspace is all zeros again when the kernel ends (contract 1), so
+// that another shape, whose slots and counters lie elsewhere in it, finds its counters at 0.
 __device__ __forceinline__ void join_tile(float total, int lane, long long tile, int tile_block, int tile_blocks,
                                           float4* joined_sums, unsigned* joined_arrivals, __half* c_tile) {
   const float4 sums = make_float4(__shfl_sync(0xFFFFFFFFu, total, 0), __shfl_sync(0xFFFFFFFFu, total, 1),
@@ -612,6 +612,7 @@ __device__ __forceinline__ void join_tile(float total, int lane, long long tile,
                    : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(slots + b) : "memory");
     }
     out.x += v.x; out.y += v.y; out.z += v.z; out.w += v.w;
+    slots[b] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
   }
   const __half2 lo = __floats2half2_rn(out.x, out.y), hi = __floats2half2_rn(out.z, out.w);
   *reinterpret_cast<uint2*>(c_tile) = make_uint2(*reinterpret_cast<const uint32_t*>(&lo), *reinterpret_cast<const uint32_t*>(&hi));
