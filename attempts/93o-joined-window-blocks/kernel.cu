@@ -587,6 +587,14 @@ __device__ __forceinline__ void wait_for_partials(int splits) {
   asm volatile("bar.sync %0, %1;" :: "n"(kPartialsBarrier), "r"(splits * 32) : "memory");
 }
 
+// A probe's switch (scripts/probes/joined_window_blocks.py), not a kernel's: the order of the
+// tile's counter. 0: release and acquire (93o); 1: release only; 2: neither. 1 and 2 leave the last
+// block's reads of the slots unordered after the others' stores in the PTX memory model: they time
+// what the ordering costs, and no result of theirs is kept.
+#ifndef JOIN_ORDER
+#define JOIN_ORDER 0
+#endif
+
 // A joined tile's blocks meet in the workspace: lanes 0-3 of the block's first warp hold its 4 row
 // sums. Lane 0 stores them to the block's slot and counts the block in with an atomic that
 // releases the store (and acquires the others' for the last block). The last block to arrive adds
@@ -602,7 +610,13 @@ __device__ __forceinline__ void join_tile(float total, int lane, long long tile,
   slots[tile_block] = sums;
   unsigned* const arrivals = joined_arrivals + tile;
   unsigned before;
+#if JOIN_ORDER == 0
   asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(arrivals) : "memory");
+#elif JOIN_ORDER == 1
+  asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(arrivals) : "memory");
+#else
+  asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(arrivals) : "memory");
+#endif
   if (before + 1 != static_cast<unsigned>(tile_blocks)) return;
   float4 out = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
   for (int b = 0; b < tile_blocks; ++b) {
