@@ -588,9 +588,9 @@ __device__ __forceinline__ void wait_for_partials(int splits) {
 }
 
 // A probe's switch (scripts/probes/joined_window_blocks.py), not a kernel's: the order of the
-// tile's counter. 0: release and acquire (93o); 1: release only; 2: neither. 1 and 2 leave the last
-// block's reads of the slots unordered after the others' stores in the PTX memory model: they time
-// what the ordering costs, and no result of theirs is kept.
+// tile's counter. 0: release and acquire (93o); 1: release only, which leaves the last block's
+// reads of the slots unordered after the others' stores in the PTX memory model: it times what the
+// acquire costs, and no result of it is kept. (A bare atomic gave wrong outputs on the H100.)
 #ifndef JOIN_ORDER
 #define JOIN_ORDER 0
 #endif
@@ -612,10 +612,8 @@ __device__ __forceinline__ void join_tile(float total, int lane, long long tile,
   unsigned before;
 #if JOIN_ORDER == 0
   asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(arrivals) : "memory");
-#elif JOIN_ORDER == 1
-  asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(arrivals) : "memory");
 #else
-  asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(arrivals) : "memory");
+  asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(arrivals) : "memory");
 #endif
   if (before + 1 != static_cast<unsigned>(tile_blocks)) return;
   float4 out = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
