@@ -587,7 +587,7 @@ __device__ __forceinline__ void wait_for_partials(int splits) {
   asm volatile("bar.sync %0, %1;" :: "n"(kPartialsBarrier), "r"(splits * 32) : "memory");
 }
 
-// A probe's switch (scripts/probes/joined_window_blocks.py), not a kernel's: the order of the
+// A probe's switch (scripts/probes/joined_window_orders.py), not a kernel's: the order of the
 // tile's counter. 0: release and acquire (93o); 1: release only, which leaves the last block's
 // reads of the slots unordered after the others' stores in the PTX memory model: it times what the
 // acquire costs, and no result of it is kept. (A bare atomic gave wrong outputs on the H100.)
