@@ -11,7 +11,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "94", "95", "95a", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
