@@ -481,3 +481,21 @@ def test_a_loads_sent_for_the_next_pass_are_waited_on_together(number):
     assert len(ours) >= 4 and len({board for board, _ in ours}) == 1, ours  # 93k's B is a 16-byte strong load too
     assert max(w for _, w in ours) - min(w for _, w in ours) <= 4 and min(w for _, w in ours) > 340, ours
     assert len({waited for _, waited in parent}) == 3 and len({board for board, _ in parent}) == 3, parent
+
+
+def test_93o_joins_through_a_fence_and_93p_on_the_chip_without_one():
+    # 93o's and 93p's READMEs: only the kernel with the runs and without the short window joins.
+    # 93o's join is a GPU-wide fence and an atomic; 93p's is one st.async into the first block's
+    # shared memory counted on its mbarrier, with no fence (a release at cluster scope would be one)
+    def joining(number):
+        kernels = _kernel_sass(build.build(attempts.find(number).source), "nvfp4_gemv_kernel")
+        return {name: "\n".join(lines) for name, lines in kernels.items()}
+    o, p = joining("93o"), joining("93p")
+    for kernels in (o, p):
+        assert len(kernels) == 4
+    joins_o = [name for name, text in o.items() if "ATOMG" in text]
+    joins_p = [name for name, text in p.items() if "STAS" in text]
+    assert len(joins_o) == 1 and "ILb0ELb1E" in joins_o[0]
+    assert len(joins_p) == 1 and "ILb0ELb1E" in joins_p[0]
+    assert "MEMBAR.ALL.GPU" in o[joins_o[0]]
+    assert "MEMBAR" not in p[joins_p[0]] and "UCGABAR_ARV" in p[joins_p[0]]

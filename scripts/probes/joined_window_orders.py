@@ -7,7 +7,7 @@ slots are unordered after the other blocks' stores): it times what the acquire c
 repository root on a GPU:
     python3 scripts/probes/joined_window_orders.py
 
-Added after 93o's first H100 run (bdbbcfb), where it lost by 20-30 points on the joined shapes,
+Added after 93o's first H100 run (bdbbcfb), where it lost by far on the joined shapes,
 and before this ran. Prediction: the L1 invalidation at every block's end costs most of the loss
 (B is read through L1 by every warp of the SM), so release-only comes within 5 points of 93f on
 7168x16384x1 clean. If it stays with 93o, the cost is the fence and the atomic's round trip on the
