@@ -1,6 +1,6 @@
 // 84c rows-through-shared: 84a with A and its scales copied into a ring in each warp's shared
 // memory in whole-row runs (cp.async, 256 bytes of a row per 16 lanes: each copy instruction asks
-// for whole 128-byte lines), the lanes then reading their fragments' 16 bytes from there. 84a's
+// for whole 128-byte lines; the scales in 4-byte words), the lanes then reading their fragments' 16 bytes from there. 84a's
 // lanes loaded their fragments' bytes straight from memory: each load 64 bytes of 8 rows, half a
 // line a row. Its DRAM stayed at 42% of its peak on the H200, and 84b's four chunks in flight a
 // warp (90 KB an SM) did not move it (closing-the-gap section 74): what a load asks for, not how
@@ -135,15 +135,23 @@ __device__ __forceinline__ void chunk_products(float (&d)[4], uint32_t (&frag)[4
 #endif
 }
 
-// A 16-byte asynchronous copy into shared memory of its first `bytes` (0-16) bytes, zeros after.
-__device__ __forceinline__ void copy16(uint32_t to, const uint8_t* from, int bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(to), "l"(from), "r"(bytes) : "memory");
+// An asynchronous copy of SIZE bytes into shared memory: its first `bytes` (0 or SIZE) bytes, zeros
+// after; nothing is read where bytes = 0. 16-byte copies skip L1 (.cg); smaller ones must go
+// through it (.ca).
+template <int SIZE>
+__device__ __forceinline__ void copy_async(uint32_t to, const uint8_t* from, int bytes) {
+  if constexpr (SIZE == 16) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(to), "l"(from), "r"(bytes) : "memory");
+  } else {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" :: "r"(to), "l"(from), "n"(SIZE), "r"(bytes) : "memory");
+  }
 }
 
 // A stage: the warp's 16 rows from chunk `first` of the part on, 256 bytes a row (lane l copies
-// bytes 16 (l % 16) of rows 2i + l / 16) and 32 bytes of scales a row (lane l: row l / 2, bytes
-// 16 (l % 2)); zeros from `limit`, the part's end (its elements from its first), on: nothing past it
-// is read (K mod 128 = 64: the half chunk's second half too).
+// bytes 16 (l % 16) of rows 2i + l / 16) and 32 bytes of scales a row in 4-byte words (a row's
+// scales are only 4-byte aligned where K mod 128 = 64; lane l: words l + 32j, 8 a row); zeros
+// from `limit`, the part's end (its elements from its first), on: nothing past it is read (K mod
+// 128 = 64: the half chunk's second half too).
 __device__ __forceinline__ void copy_stage(uint32_t stage, const uint8_t* a_rows, const uint8_t* sfa_rows, int k,
                                            int first, int limit, int lane) {
   const int piece = lane % 16;
@@ -151,13 +159,17 @@ __device__ __forceinline__ void copy_stage(uint32_t stage, const uint8_t* a_rows
 #pragma unroll
   for (int i = 0; i < MMA_ROWS / 2; ++i) {
     const int row = 2 * i + lane / 16;
-    copy16(stage + row * STAGE_ROW_BYTES + 16 * piece,
-           a_rows + static_cast<long long>(row) * (k / 2) + first * (CHUNK_K / 2) + 16 * piece, a_bytes);
+    copy_async<16>(stage + row * STAGE_ROW_BYTES + 16 * piece,
+                   a_rows + static_cast<long long>(row) * (k / 2) + first * (CHUNK_K / 2) + 16 * piece, a_bytes);
   }
-  const int sf_row = lane / 2, sf_piece = lane % 2;
-  copy16(stage + MMA_ROWS * STAGE_ROW_BYTES + sf_row * STAGE_SF_ROW_BYTES + 16 * sf_piece,
-         sfa_rows + static_cast<long long>(sf_row) * (k / 16) + first * (CHUNK_K / 16) + 16 * sf_piece,
-         min(max((limit - first * CHUNK_K - 256 * sf_piece) / 16, 0), 16));
+  const int word = lane % 8;
+  const int sf_bytes = first * CHUNK_K + 64 * word < limit ? 4 : 0;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const int row = lane / 8 + 4 * j;
+    copy_async<4>(stage + MMA_ROWS * STAGE_ROW_BYTES + row * STAGE_SF_ROW_BYTES + 4 * word,
+                  sfa_rows + static_cast<long long>(row) * (k / 16) + first * (CHUNK_K / 16) + 4 * word, sf_bytes);
+  }
   asm volatile("cp.async.commit_group;" ::: "memory");
 }
 
