@@ -501,7 +501,7 @@ def test_93o_joins_through_a_fence_and_93p_on_the_chip_without_one():
     assert "MEMBAR" not in p[joins_p[0]] and "UCGABAR_ARV" in p[joins_p[0]]
 
 
-@pytest.mark.parametrize("number", ["84a", "84b", "84c"])
+@pytest.mark.parametrize("number", ["84a", "84b", "84c", "84d"])
 def test_84a_multiplies_on_the_warpgroup_mma_in_e4m3_with_no_conversion_of_its_operands(number):
     # 84a's README: on sm_90a a chunk is four QGMMA (e4m3, A from registers, B from shared memory),
     # with no F2FP.F16.E4M3 but the scales' (2 a chunk, B's once a block), no

@@ -145,6 +145,9 @@ struct LanePtrs {
     sfa += CHUNK_K / 16;
     sfa8 += CHUNK_K / 16;
   }
+  __device__ __forceinline__ LanePtrs shifted(int a_bytes, int sf_bytes) const {
+    return {a + a_bytes, a8 + a_bytes, sfa + sf_bytes, sfa8 + sf_bytes};
+  }
 };
 
 struct ChunkLoads {
@@ -256,14 +259,14 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
   const int chunks = c_end - c_begin;
   const uint32_t b_first = shared_address(b_chunks);
   const float2* const b_scales = reinterpret_cast<const float2*>(b_chunks + chunks * B_CHUNK_BYTES) + t;
-  // K mod 128 = 64: the row's last chunk is half a chunk, past K for lanes t = 2, 3. They read the
-  // chunk before it again instead, whose bytes meet zeros in B and whose scales are finite (the
-  // row's own); the loop before that load needs no test.
-  const bool short_last = c_end == chunks_of(k) && k % CHUNK_K != 0 && t >= 2;
+  // K mod 128 = 64: the row's last chunk is half a chunk, its bytes past K for lanes t = 2, 3. They
+  // read lanes t - 2's bytes of it instead, which meet zeros in B, with the row's own (finite)
+  // scales; the loop before that load needs no test.
+  const int back = c_end == chunks_of(k) && k % CHUNK_K != 0 && t >= 2;
 
   // Each chunk's loads sent a chunk ahead of its products.
   float acc[LANE_ROWS] = {};
-  ChunkLoads now = chunk_loads(p);
+  ChunkLoads now = chunk_loads(p.shifted(chunks == 1 ? -32 * back : 0, chunks == 1 ? -4 * back : 0));
 #pragma unroll 2
   for (int chunk = 0; chunk < chunks - 2; ++chunk) {
     p.next_chunk();
@@ -272,8 +275,8 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
     now = next;
   }
   if (chunks >= 2) {
-    if (!short_last) p.next_chunk();
-    const ChunkLoads next = chunk_loads(p);
+    p.next_chunk();
+    const ChunkLoads next = chunk_loads(p.shifted(-32 * back, -4 * back));
     chunk_dot(now, b_first + (chunks - 2) * B_CHUNK_BYTES, b_scales[4 * (chunks - 2)], acc);
     now = next;
   }

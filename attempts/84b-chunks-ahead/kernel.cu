@@ -265,9 +265,9 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
   const int chunks = c_end - c_begin;
   const uint32_t b_first = shared_address(b_chunks);
   const float2* const b_scales = reinterpret_cast<const float2*>(b_chunks + chunks * B_CHUNK_BYTES) + t;
-  // K mod 128 = 64: the row's last chunk is half a chunk, past K for lanes t = 2, 3. The ring runs
-  // over the whole chunks; the half chunk is loaded after it, those lanes reading the chunk before
-  // it again instead, whose bytes meet zeros in B and whose scales are finite (the row's own).
+  // K mod 128 = 64: the row's last chunk is half a chunk, its bytes past K for lanes t = 2, 3. The
+  // ring runs over the part's whole chunks; the half chunk is loaded after it, those lanes reading
+  // lanes t - 2's bytes of it instead, which meet zeros in B, with the row's own (finite) scales.
   const bool short_chunk = c_end == chunks_of(k) && k % CHUNK_K != 0;
   const int whole = chunks - short_chunk;
 
@@ -298,8 +298,7 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
   }
   if (short_chunk) {
     const int back = t >= 2;
-    const LanePtrs last = {p.a - back * (CHUNK_K / 2), p.a8 - back * (CHUNK_K / 2), p.sfa - back * (CHUNK_K / 16),
-                           p.sfa8 - back * (CHUNK_K / 16)};
+    const LanePtrs last = {p.a - 32 * back, p.a8 - 32 * back, p.sfa - 4 * back, p.sfa8 - 4 * back};
     chunk_dot(chunk_loads(last), b_first + whole * B_CHUNK_BYTES, b_scales[4 * whole], acc);
   }
 
