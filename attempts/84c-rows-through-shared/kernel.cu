@@ -3,7 +3,7 @@
 // for whole 128-byte lines; the scales in 4-byte words), the lanes then reading their fragments' 16 bytes from there. 84a's
 // lanes loaded their fragments' bytes straight from memory: each load 64 bytes of 8 rows, half a
 // line a row. Its DRAM stayed at 42% of its peak on the H200, and 84b's four chunks in flight a
-// warp (90 KB an SM) did not move it (closing-the-gap section 74): what a load asks for, not how
+// warp (96 KB an SM) did not move it (closing-the-gap section 74): what a load asks for, not how
 // much is in flight, is the suspect.
 // 84a wgmma-e4m3: 84 with the products on Hopper's warpgroup MMA in e4m3 (wgmma.mma_async, A from
 // registers, B from shared memory) instead of int8 IMMA by mma.sync. An e2m1 nibble SEEM placed
