@@ -402,8 +402,6 @@ extern "C" int nvfp4_gemv_with_workspace(const uint8_t* a, const uint8_t* b, con
                                          void* workspace, cudaStream_t stream) {
   // TILE_ROWS divides M (a multiple of 128): no tile spans batches.
   constexpr int kMaxGridY = 65535;  // the grid's second dimension is the batch, at most 65535 a launch
-  // Row g + 8 is a 32-bit offset from row g (LanePtrs): 8 rows of K / 2 bytes below 2^32.
-  if (k >= (1 << 28)) return static_cast<int>(cudaErrorNotSupported);
   const int parts = parts_of(m, k, l);
   const int chunks = chunks_of(k);
   const int q = chunks / parts, rem = chunks % parts;
