@@ -513,3 +513,21 @@ def test_84a_multiplies_on_the_warpgroup_mma_in_e4m3_with_no_conversion_of_its_o
     assert "HMMA" not in hopper and "IMMA" not in hopper and "IDP" not in hopper
     assert hopper.count("F2FP.F16.E4M3.UNPACK_B") <= 16  # the scales' conversions only
     assert "QGMMA" not in blackwell and "HMMA.16816.F32" in blackwell
+
+
+def test_84e_reads_a_through_the_copy_engine_into_its_ring():
+    # 84e's README: where 256 divides K the ring kernel brings A and its scales by two tensor copies
+    # a stage (UTMALDG.2D) and reads the fragments from shared memory: no 16-byte global load in
+    # it, its products 84a's QGMMA on sm_90a. 84a's kernel stays beside it for the other K and
+    # still loads A itself.
+    library = build.build(attempts.find("84e").source)
+    for target in build.TARGETS:
+        functions = re.split(r"^\s*Function : ", build.sass(library, target), flags=re.M)[1:]
+        ring = [f for f in functions if "ring_kernel" in f.split("\n", 1)[0]]
+        plain = [f for f in functions if "ring_kernel" not in f.split("\n", 1)[0]]
+        assert len(ring) == 1 and len(plain) == 1, target
+        assert ring[0].count("UTMALDG.2D") >= 2 and "SYNCS.PHASECHK" in ring[0], target
+        assert "LDG.E.128" not in ring[0] and "LDS.128" in ring[0], target
+        assert "LDG.E.128" in plain[0] and "UTMALDG" not in plain[0], target
+        if target == "sm_90a":
+            assert re.search(r"QGMMA\.64x8x32\.F32\.E4M3\.E4M3", ring[0]) and "HMMA" not in ring[0]
