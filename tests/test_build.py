@@ -515,7 +515,7 @@ def test_84a_multiplies_on_the_warpgroup_mma_in_e4m3_with_no_conversion_of_its_o
     assert "QGMMA" not in blackwell and "HMMA.16816.F32" in blackwell
 
 
-@pytest.mark.parametrize("number", ["84e", "84f", "84g"])
+@pytest.mark.parametrize("number", ["84e", "84f", "84g", "84h"])
 def test_84e_reads_a_through_the_copy_engine_into_its_ring(number):
     # 84e's README: where 256 divides K the ring kernel brings A and its scales by two tensor copies
     # a stage (UTMALDG.2D) and reads the fragments from shared memory: no 16-byte global load in
@@ -537,7 +537,8 @@ def test_84e_reads_a_through_the_copy_engine_into_its_ring(number):
 def test_84f_leaves_a_chunks_mmas_in_flight_until_the_next_chunks_are_issued():
     # 84f's README: in the ring kernel (sm_90a) every chunk's mmas but a stage's last are retired
     # with wait_group 1, after the next chunk's are issued; 84e retired each with wait_group 0.
-    for number, in_flight in (("84e", 0), ("84f", 7), ("84g", 7)):
+    for number, in_flight in (("84e", 0), ("84f", 7), ("84g", 7), ("84h", 7)):
         functions = re.split(r"^\s*Function : ", build.sass(build.build(attempts.find(number).source), "sm_90a"), flags=re.M)[1:]
         ring = next(f for f in functions if "ring_kernel" in f.split("\n", 1)[0])
         assert ring.count("WARPGROUP.DEPBAR.LE gsb0, 0x1") == in_flight, number
+
