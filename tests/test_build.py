@@ -515,7 +515,7 @@ def test_84a_multiplies_on_the_warpgroup_mma_in_e4m3_with_no_conversion_of_its_o
     assert "QGMMA" not in blackwell and "HMMA.16816.F32" in blackwell
 
 
-@pytest.mark.parametrize("number", ["84e", "84f", "84g", "84h"])
+@pytest.mark.parametrize("number", ["84e", "84f", "84g", "84h", "84i"])
 def test_84e_reads_a_through_the_copy_engine_into_its_ring(number):
     # 84e's README: where 256 divides K the ring kernel brings A and its scales by two tensor copies
     # a stage (UTMALDG.2D) and reads the fragments from shared memory: no 16-byte global load in
@@ -537,8 +537,27 @@ def test_84e_reads_a_through_the_copy_engine_into_its_ring(number):
 def test_84f_leaves_a_chunks_mmas_in_flight_until_the_next_chunks_are_issued():
     # 84f's README: in the ring kernel (sm_90a) every chunk's mmas but a stage's last are retired
     # with wait_group 1, after the next chunk's are issued; 84e retired each with wait_group 0.
-    for number, in_flight in (("84e", 0), ("84f", 7), ("84g", 7), ("84h", 7)):
+    for number, in_flight in (("84e", 0), ("84f", 7), ("84g", 7), ("84h", 7), ("84i", 7)):
         functions = re.split(r"^\s*Function : ", build.sass(build.build(attempts.find(number).source), "sm_90a"), flags=re.M)[1:]
         ring = next(f for f in functions if "ring_kernel" in f.split("\n", 1)[0])
         assert ring.count("WARPGROUP.DEPBAR.LE gsb0, 0x1") == in_flight, number
 
+
+def test_84i_waits_for_bs_share_a_stage_after_loading_it():
+    # 84i's README: in the ring kernel's stage loop (sm_90a) B's share for a later stage is loaded
+    # before the stage's barrier wait and first waited on (its scoreboard, control bits 46-48 and
+    # 52-57) only where it is stored, hundreds of instructions on; in 84f and 84h ptxas gave the
+    # loads' address registers away and waited a few instructions after them.
+    from scripts import load_path
+    for number, late in (("84e", True), ("84f", False), ("84g", True), ("84h", False), ("84i", True)):
+        library = build.build(attempts.find(number).source)
+        functions = re.split(r"^\s*Function : ", build.sass(library, "sm_90a"), flags=re.M)[1:]
+        ring = next(f for f in functions if "ring_kernel" in f.split("\n", 1)[0])
+        listing = [(text, int(control, 16)) for _, text, control in load_path.CONTROLLED.findall(ring)]
+        first_wait = next(i for i, (text, _) in enumerate(listing) if "SYNCS.PHASECHK" in text)
+        loads = [i for i, (text, _) in enumerate(listing[:first_wait]) if "LDG.E" in text and "CONSTANT" in text]
+        waits = []
+        for i in loads[-2:]:  # the stage loop's two loads of B's share, before its barrier wait
+            board = (listing[i][1] >> 46) & 7
+            waits.append(next(j - i for j in range(i + 1, len(listing)) if (listing[j][1] >> 52) >> board & 1))
+        assert all((wait > 200) == late for wait in waits), (number, waits)
