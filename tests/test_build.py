@@ -561,3 +561,21 @@ def test_84i_waits_for_bs_share_a_stage_after_loading_it():
             board = (listing[i][1] >> 46) & 7
             waits.append(next(j - i for j in range(i + 1, len(listing)) if (listing[j][1] >> 52) >> board & 1))
         assert all((wait > 200) == late for wait in waits), (number, waits)
+
+
+def test_84bs_ring_of_loads_is_waited_on_as_soon_as_it_is_sent():
+    # 84b's README (its correction): in its chunk loop (sm_90a) every refill of the ring, the
+    # predicated loads of a chunk four on, is first waited on within a few dozen instructions
+    # (the scales copied into the ring's registers at once, A on the ring's shared scoreboard):
+    # nothing stays in flight across a chunk's products (about 100 instructions).
+    from scripts import load_path
+    loops = [loop for _, loop in load_path.controlled_loops("84b") if any("QGMMA" in text for _, text, _ in loop)]
+    assert len(loops) == 1
+    (loop,) = loops
+    waits = []
+    for i, (_, text, control) in enumerate(loop):
+        if re.match(r"@!?P\d LDG\.E", text):
+            board = (control >> 46) & 7
+            waits.append(next(j - i for j in range(i + 1, i + 1 + len(loop)) if (loop[j % len(loop)][2] >> 52) >> board & 1))
+    assert len(waits) == 16 and max(waits) < 50, waits
+
