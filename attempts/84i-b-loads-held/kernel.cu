@@ -73,6 +73,9 @@ constexpr int MAX_PARTS = 64;                   // blocks a tile, the grid's thi
 #ifndef STAGES
 #define STAGES 2                                // slots of the ring
 #endif
+#ifndef RING_PARTS
+#define RING_PARTS 0                            // the probe ring_parts's: a tile's parts on the ring, fixed; 0: the rule
+#endif
 constexpr int STAGE_CHUNKS = STAGE_K / CHUNK_K;
 constexpr int STAGE_A_BYTES = TILE_ROWS * STAGE_K / 2;
 constexpr int STAGE_SFA_BYTES = TILE_ROWS * STAGE_K / 16;
@@ -671,6 +674,7 @@ static int parts_of(int m, int k, int l) {
   const int chunks = ring ? stages_of(k) : chunks_of(k);
   const int fewest = ring ? 1 : (chunks + MAX_PART_CHUNKS - 1) / MAX_PART_CHUNKS;
   long long (*const resident)(int) = ring ? ring_resident_blocks : resident_blocks;
+  if (ring && RING_PARTS > 0) return RING_PARTS < chunks ? RING_PARTS : chunks;
   int best = fewest;
   double best_even = 0.0;
   for (int parts = fewest; parts <= MAX_PARTS && parts <= chunks; ++parts) {
