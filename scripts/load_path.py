@@ -167,7 +167,7 @@ def a_load_waits(number: str) -> dict:
 
 def load_scoreboards(number: str, defines: dict | None = None) -> dict:
     """Per kernel, per loop of at least 100 instructions (in address order): for each global load
-    in it, (its place in the loop, its opcode, the scoreboard it sets, the place of the loop's first
+    in it, predicated or not, (its place in the loop, its opcode, the scoreboard it sets, the place of the loop's first
     wait on that scoreboard after it; past the loop's length where that wait is in the next pass)."""
     found = {}
     for name, loop in controlled_loops(number, defines):
@@ -175,7 +175,7 @@ def load_scoreboards(number: str, defines: dict | None = None) -> dict:
             continue
         rows = []
         for j, (_, text, control) in enumerate(loop):
-            opcode = text.split()[0]
+            opcode = text.split()[1] if text.startswith("@") else text.split()[0]  # past a predicate
             if opcode.startswith("LDG."):
                 board = (control >> 46) & 7
                 waited = next((k for k in range(j + 1, j + 1 + len(loop))

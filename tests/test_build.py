@@ -569,13 +569,8 @@ def test_84bs_ring_of_loads_is_waited_on_as_soon_as_it_is_sent():
     # (the scales copied into the ring's registers at once, A on the ring's shared scoreboard):
     # nothing stays in flight across a chunk's products (about 100 instructions).
     from scripts import load_path
-    loops = [loop for _, loop in load_path.controlled_loops("84b") if any("QGMMA" in text for _, text, _ in loop)]
-    assert len(loops) == 1
-    (loop,) = loops
-    waits = []
-    for i, (_, text, control) in enumerate(loop):
-        if re.match(r"@!?P\d LDG\.E", text):
-            board = (control >> 46) & 7
-            waits.append(next(j - i for j in range(i + 1, i + 1 + len(loop)) if (loop[j % len(loop)][2] >> 52) >> board & 1))
-    assert len(waits) == 16 and max(waits) < 50, waits
+    (ring,) = [rows for rows in load_path.load_scoreboards("84b")["_Z17nvfp4_gemv_kernelPKhS0_S0_S0_P6__halfiixxiii9Workspace"]
+               if len(rows) == 16 and all(opcode.startswith("LDG.E.128") or opcode.startswith("LDG.E.U16")
+                                          for _, opcode, _, _ in rows)]
+    assert max(waited - place for place, _, _, waited in ring) < 50, ring
 
