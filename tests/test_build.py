@@ -515,31 +515,35 @@ def test_84a_multiplies_on_the_warpgroup_mma_in_e4m3_with_no_conversion_of_its_o
     assert "QGMMA" not in blackwell and "HMMA.16816.F32" in blackwell
 
 
+def _ring_and_plain_sass(number: str, target: str) -> tuple[str, str]:
+    """The SASS of an 84e-84i build's two kernels: the ring's, and 84a's beside it."""
+    functions = re.split(r"^\s*Function : ", build.sass(build.build(attempts.find(number).source), target), flags=re.M)[1:]
+    ring = [f for f in functions if "ring_kernel" in f.split("\n", 1)[0]]
+    plain = [f for f in functions if "ring_kernel" not in f.split("\n", 1)[0]]
+    assert len(ring) == 1 and len(plain) == 1, (number, target)
+    return ring[0], plain[0]
+
+
 @pytest.mark.parametrize("number", ["84e", "84f", "84g", "84h", "84i"])
 def test_84e_reads_a_through_the_copy_engine_into_its_ring(number):
     # 84e's README: where 256 divides K the ring kernel brings A and its scales by two tensor copies
     # a stage (UTMALDG.2D) and reads the fragments from shared memory: no 16-byte global load in
     # it, its products 84a's QGMMA on sm_90a. 84a's kernel stays beside it for the other K and
     # still loads A itself.
-    library = build.build(attempts.find(number).source)
     for target in build.TARGETS:
-        functions = re.split(r"^\s*Function : ", build.sass(library, target), flags=re.M)[1:]
-        ring = [f for f in functions if "ring_kernel" in f.split("\n", 1)[0]]
-        plain = [f for f in functions if "ring_kernel" not in f.split("\n", 1)[0]]
-        assert len(ring) == 1 and len(plain) == 1, target
-        assert ring[0].count("UTMALDG.2D") >= 2 and "SYNCS.PHASECHK" in ring[0], target
-        assert "LDG.E.128" not in ring[0] and "LDS.128" in ring[0], target
-        assert "LDG.E.128" in plain[0] and "UTMALDG" not in plain[0], target
+        ring, plain = _ring_and_plain_sass(number, target)
+        assert ring.count("UTMALDG.2D") >= 2 and "SYNCS.PHASECHK" in ring, target
+        assert "LDG.E.128" not in ring and "LDS.128" in ring, target
+        assert "LDG.E.128" in plain and "UTMALDG" not in plain, target
         if target == "sm_90a":
-            assert re.search(r"QGMMA\.64x8x32\.F32\.E4M3\.E4M3", ring[0]) and "HMMA" not in ring[0]
+            assert re.search(r"QGMMA\.64x8x32\.F32\.E4M3\.E4M3", ring) and "HMMA" not in ring
 
 
 def test_84f_leaves_a_chunks_mmas_in_flight_until_the_next_chunks_are_issued():
     # 84f's README: in the ring kernel (sm_90a) every chunk's mmas but a stage's last are retired
     # with wait_group 1, after the next chunk's are issued; 84e retired each with wait_group 0.
     for number, in_flight in (("84e", 0), ("84f", 7), ("84g", 7), ("84h", 7), ("84i", 7)):
-        functions = re.split(r"^\s*Function : ", build.sass(build.build(attempts.find(number).source), "sm_90a"), flags=re.M)[1:]
-        ring = next(f for f in functions if "ring_kernel" in f.split("\n", 1)[0])
+        ring, _ = _ring_and_plain_sass(number, "sm_90a")
         assert ring.count("WARPGROUP.DEPBAR.LE gsb0, 0x1") == in_flight, number
 
 
@@ -550,9 +554,7 @@ def test_84i_waits_for_bs_share_a_stage_after_loading_it():
     # loads' address registers away and waited a few instructions after them.
     from scripts import load_path
     for number, late in (("84e", True), ("84f", False), ("84g", True), ("84h", False), ("84i", True)):
-        library = build.build(attempts.find(number).source)
-        functions = re.split(r"^\s*Function : ", build.sass(library, "sm_90a"), flags=re.M)[1:]
-        ring = next(f for f in functions if "ring_kernel" in f.split("\n", 1)[0])
+        ring, _ = _ring_and_plain_sass(number, "sm_90a")
         listing = [(text, int(control, 16)) for _, text, control in load_path.CONTROLLED.findall(ring)]
         first_wait = next(i for i, (text, _) in enumerate(listing) if "SYNCS.PHASECHK" in text)
         loads = [i for i, (text, _) in enumerate(listing[:first_wait]) if "LDG.E" in text and "CONSTANT" in text]

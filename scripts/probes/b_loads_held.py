@@ -12,20 +12,18 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts  # noqa: E402
 from scripts.probes.chunks_ahead import SHAPES  # noqa: E402
-from scripts.probes.probe import check_builds, record  # noqa: E402
+from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
 from scripts.probes.tma_row_runs import PART_STAGE_SHAPES  # noqa: E402
 from scripts.probes.wgmma_products import CHECK_SHAPES  # noqa: E402
 
 
 def builds() -> dict:
-    return {number: (attempts.find(number).source, None) for number in ("93f", "84g", "84h", "84i")}
+    return attempt_builds("93f", "84g", "84h", "84i")
 
 
 def main():
-    check_builds(builds(), CHECK_SHAPES + PART_STAGE_SHAPES)
-    record("b-loads-held", builds(), SHAPES)
+    check_and_record("b-loads-held", builds(), CHECK_SHAPES + PART_STAGE_SHAPES, SHAPES)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
-from scripts.probes.probe import check_builds, record  # noqa: E402
+from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
 from scripts.probes.wgmma_products import CHECK_SHAPES  # noqa: E402
 
 SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (4096, 4096, 1), (4096, 14336, 1),
@@ -22,14 +22,12 @@ SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (4096, 4096, 1), (
 
 def builds() -> dict:
     source = attempts.find("84b").source
-    return {"93f": (attempts.find("93f").source, None), "84a": (attempts.find("84a").source, None),
-            "84b, 2 ahead": (source, {"LOADS_AHEAD": 2}), "84b": (source, None),
-            "84b, 6 ahead": (source, {"LOADS_AHEAD": 6})}
+    return {**attempt_builds("93f", "84a"), "84b, 2 ahead": (source, {"LOADS_AHEAD": 2}),
+            "84b": (source, None), "84b, 6 ahead": (source, {"LOADS_AHEAD": 6})}
 
 
 def main():
-    check_builds(builds(), CHECK_SHAPES)
-    record("chunks-ahead", builds(), SHAPES)
+    check_and_record("chunks-ahead", builds(), CHECK_SHAPES, SHAPES)
 
 
 if __name__ == "__main__":

@@ -37,12 +37,21 @@ def check_builds(builds: dict, shapes: list) -> None:
             raise SystemExit(f"{name} fails: {failures}")
 
 
+def attempt_builds(*numbers: str) -> dict:
+    """Each named attempt's own build, as check_builds and record take builds."""
+    return {number: (attempts.find(number).source, None) for number in numbers}
+
+
+def check_and_record(probe: str, builds: dict, check_shapes: list, shapes: list) -> None:
+    """The builds checked on check_shapes, then timed and recorded on shapes."""
+    check_builds(builds, check_shapes)
+    record(probe, builds, shapes)
+
+
 def record_by_gpu(probe: str, builds, check_shapes: list, shapes: list) -> None:
     """builds(h200) -> {name: (source, defines)}: the builds for this GPU (an H200 runs the
     attempts' own rules, an H100 the H200's through h200_rule_on_h100.cu), checked, then recorded."""
-    chosen = builds("H200" in torch.cuda.get_device_name())
-    check_builds(chosen, check_shapes)
-    record(probe, chosen, shapes)
+    check_and_record(probe, builds("H200" in torch.cuda.get_device_name()), check_shapes, shapes)
 
 
 def record(probe: str, others: dict, shapes: list, modes=floor.MODES, rounds=floor.ROUNDS) -> None:

@@ -15,20 +15,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
 from scripts.probes.chunks_ahead import SHAPES  # noqa: E402
-from scripts.probes.probe import check_builds, record  # noqa: E402
+from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
 from scripts.probes.tma_row_runs import PART_STAGE_SHAPES  # noqa: E402
 from scripts.probes.wgmma_products import CHECK_SHAPES  # noqa: E402
 
 
 def builds() -> dict:
     source = attempts.find("84g").source
-    return {**{number: (attempts.find(number).source, None) for number in ("93f", "84e", "84f", "84g")},
-            "84g, 512-element stages": (source, {"STAGE_K": 512})}
+    return {**attempt_builds("93f", "84e", "84f", "84g"), "84g, 512-element stages": (source, {"STAGE_K": 512})}
 
 
 def main():
-    check_builds(builds(), CHECK_SHAPES + PART_STAGE_SHAPES)
-    record("ring-across-tiles", builds(), SHAPES)
+    check_and_record("ring-across-tiles", builds(), CHECK_SHAPES + PART_STAGE_SHAPES, SHAPES)
 
 
 if __name__ == "__main__":

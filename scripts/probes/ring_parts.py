@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
-from scripts.probes.probe import check_builds, record  # noqa: E402
+from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
 from scripts.probes.tma_row_runs import PART_STAGE_SHAPES  # noqa: E402
 from scripts.probes.wgmma_products import CHECK_SHAPES  # noqa: E402
 
@@ -26,14 +26,12 @@ SHAPES = [(7168, 16384, 1), (4096, 14336, 1), (4096, 7168, 8), (7168, 2048, 4)]
 
 def builds() -> dict:
     source = attempts.find("84i").source
-    return {"93f": (attempts.find("93f").source, None), "84i": (source, None),
-            "84i, 2 parts a tile": (source, {"RING_PARTS": 2}),
+    return {**attempt_builds("93f", "84i"), "84i, 2 parts a tile": (source, {"RING_PARTS": 2}),
             "84i, a part a stage": (source, {"RING_PARTS": 64})}
 
 
 def main():
-    check_builds(builds(), CHECK_SHAPES + PART_STAGE_SHAPES)
-    record("ring-parts", builds(), SHAPES)
+    check_and_record("ring-parts", builds(), CHECK_SHAPES + PART_STAGE_SHAPES, SHAPES)
 
 
 if __name__ == "__main__":

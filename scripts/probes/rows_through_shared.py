@@ -15,19 +15,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
 from scripts.probes.chunks_ahead import SHAPES  # noqa: E402
-from scripts.probes.probe import check_builds, record  # noqa: E402
+from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
 from scripts.probes.wgmma_products import CHECK_SHAPES  # noqa: E402
 
 
 def builds() -> dict:
     source = attempts.find("84c").source
-    return {"93f": (attempts.find("93f").source, None), "84a": (attempts.find("84a").source, None),
-            "84c": (source, None), "84c, 3 stages": (source, {"STAGES": 3})}
+    return {**attempt_builds("93f", "84a", "84c"), "84c, 3 stages": (source, {"STAGES": 3})}
 
 
 def main():
-    check_builds(builds(), CHECK_SHAPES)
-    record("rows-through-shared", builds(), SHAPES)
+    check_and_record("rows-through-shared", builds(), CHECK_SHAPES, SHAPES)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
 from scripts.probes.chunks_ahead import SHAPES  # noqa: E402
-from scripts.probes.probe import check_builds, record  # noqa: E402
+from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
 from scripts.probes.wgmma_products import CHECK_SHAPES  # noqa: E402
 
 PART_STAGE_SHAPES = [(1152, 4352, 2)]
@@ -24,14 +24,12 @@ PART_STAGE_SHAPES = [(1152, 4352, 2)]
 
 def builds() -> dict:
     source = attempts.find("84e").source
-    return {"93f": (attempts.find("93f").source, None), "84a": (attempts.find("84a").source, None),
-            "84e": (source, None), "84e, 512-element stages": (source, {"STAGE_K": 512}),
+    return {**attempt_builds("93f", "84a", "84e"), "84e, 512-element stages": (source, {"STAGE_K": 512}),
             "84e, 4 stages of 512": (source, {"STAGE_K": 512, "STAGES": 4})}
 
 
 def main():
-    check_builds(builds(), CHECK_SHAPES + PART_STAGE_SHAPES)
-    record("tma-row-runs", builds(), SHAPES)
+    check_and_record("tma-row-runs", builds(), CHECK_SHAPES + PART_STAGE_SHAPES, SHAPES)
 
 
 if __name__ == "__main__":

@@ -12,8 +12,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts  # noqa: E402
-from scripts.probes.probe import check_builds, record  # noqa: E402
+from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
 
 CHECK_SHAPES = [(1152, 2112, 2), (128, 16384, 1), (2048, 7168, 3)]
 SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (4096, 4096, 1), (4096, 14336, 1),
@@ -21,12 +20,11 @@ SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (4096, 4096, 1), (
 
 
 def builds() -> dict:
-    return {number: (attempts.find(number).source, None) for number in ("93f", "84a")}
+    return attempt_builds("93f", "84a")
 
 
 def main():
-    check_builds(builds(), CHECK_SHAPES)
-    record("wgmma-products", builds(), SHAPES)
+    check_and_record("wgmma-products", builds(), CHECK_SHAPES, SHAPES)
 
 
 if __name__ == "__main__":
