@@ -524,7 +524,7 @@ def _ring_and_plain_sass(number: str, target: str) -> tuple[str, str]:
     return ring[0], plain[0]
 
 
-@pytest.mark.parametrize("number", ["84e", "84f", "84g", "84h", "84i", "84j", "84k"])
+@pytest.mark.parametrize("number", ["84e", "84f", "84g", "84h", "84i", "84j", "84k", "84l"])
 def test_84e_reads_a_through_the_copy_engine_into_its_ring(number):
     # 84e's README: where 256 divides K the ring kernel brings A and its scales by two tensor copies
     # a stage (UTMALDG.2D) and reads the fragments from shared memory: no 16-byte global load in
@@ -542,8 +542,10 @@ def test_84e_reads_a_through_the_copy_engine_into_its_ring(number):
 def test_84f_leaves_a_chunks_mmas_in_flight_until_the_next_chunks_are_issued():
     # 84f's README: in the ring kernel (sm_90a) every chunk's mmas but a stage's last are retired
     # with wait_group 1, after the next chunk's are issued; 84e retired each with wait_group 0. In
-    # 84k each warpgroup multiplies 4 chunks of a stage, 3 of them retired so.
-    for number, in_flight in (("84e", 0), ("84f", 7), ("84g", 7), ("84h", 7), ("84i", 7), ("84j", 7), ("84k", 3)):
+    # 84k each warpgroup multiplies 4 chunks of a stage, 3 of them retired so; in 84l (stages of 4
+    # chunks) 2, one.
+    for number, in_flight in (("84e", 0), ("84f", 7), ("84g", 7), ("84h", 7), ("84i", 7), ("84j", 7), ("84k", 3),
+                              ("84l", 1)):
         ring, _ = _ring_and_plain_sass(number, "sm_90a")
         assert ring.count("WARPGROUP.DEPBAR.LE gsb0, 0x1") == in_flight, number
 
@@ -555,7 +557,7 @@ def test_84i_waits_for_bs_share_a_stage_after_loading_it():
     # loads' address registers away and waited a few instructions after them.
     from scripts import load_path
     for number, late in (("84e", True), ("84f", False), ("84g", True), ("84h", False), ("84i", True), ("84j", True),
-                         ("84k", True)):
+                         ("84k", True), ("84l", True)):
         ring, _ = _ring_and_plain_sass(number, "sm_90a")
         listing = [(text, int(control, 16)) for _, text, control in load_path.CONTROLLED.findall(ring)]
         first_wait = next(i for i, (text, _) in enumerate(listing) if "SYNCS.PHASECHK" in text)
