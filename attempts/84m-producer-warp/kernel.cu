@@ -1,11 +1,11 @@
 // 84m producer-warp: 84l with the ring filled by a warp of its own, each slot handed back by a
-// barrier of its own: a ninth warp loads B's share for a stage, waits until every multiplying warp
-// has released the stage's slot (the slot's `empty` mbarrier, one arrival a warp), stores the share,
-// and sends the copies; the multiplying warps release a slot as soon as they are done with it and go
-// on to the next stage whenever its bytes are there. In 84k and 84l the whole block met at a barrier
-// after every stage before the slot was sent again: every warp waited for the block's slowest, and
-// the first warpgroup also stored B's share; in 84l, with twice the stages, that barrier was the
-// warps' first stall and the deeper ring lost (closing-the-gap section 76).
+// barrier of its own: a ninth warp loads B's share for a stage, waits until every multiplying thread
+// has released the stage's slot (the slot's `empty` mbarrier), stores the share, and sends the
+// copies; the multiplying warps release a slot as soon as they are done with it and go on to the
+// next stage whenever its bytes are there. In 84k and 84l the whole block met at a barrier after
+// every stage before the slot was sent again: every warp waited for the block's slowest, and the
+// first warpgroup also stored B's share; in 84l, with twice the stages, that barrier was the warps'
+// first stall and the deeper ring lost (closing-the-gap section 76).
 // 84l ring-four-stages: 84k with the ring's shared memory cut into 4 stages of 512 elements a row
 // instead of 2 of 1024: a block then has up to 3 stages' copies on their way while it multiplies one,
 // where 84k had one. With twice 84j's warps 84k was no faster (closing-the-gap section 76), and
@@ -363,7 +363,7 @@ struct Workspace {
 
 // The ring's barriers and copies. A slot's `full` barrier expects an arrival from each producer
 // lane (once its share of B is stored) and the bytes of the two boxes; its `empty` barrier one from
-// each multiplying warp, done with the slot.
+// each multiplying thread, done with the slot.
 __device__ __forceinline__ void mbar_init(uint64_t* bar, uint32_t arrivals) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(arrivals) : "memory");
 }
@@ -592,17 +592,14 @@ __device__ __forceinline__ void produce(uint8_t* ring, uint64_t* full, uint64_t*
   }
 }
 
-// The multiplying warps' barrier (named barrier 1), without the producer.
-__device__ __forceinline__ void consumers_sync() {
-  asm volatile("bar.sync 1, %0;" ::"n"(CONSUMER_WARPS * 32) : "memory");
-}
-
 // The ring: a block is two warpgroups and a producer warp, resident, on the work items blockIdx.x,
 // blockIdx.x + G, ... (G = gridDim.x). The producer sends each stage's two copies and stores its B
 // into a slot of the ring as soon as the slot is free, across the items' bounds; every multiplying
 // warp waits on the stage's full barrier, reads its warpgroup's half of the fragments from the slot,
-// multiplies as 84f does and releases the slot. After an item's last stage the second warpgroup's
-// sums are added to the first's, whose rows are summed (84a's join).
+// multiplies as 84f does and releases the slot (every thread arrives). After an item's last stage the
+// second warpgroup's sums are added to the first's, whose rows are summed (84a's join); the two
+// warpgroups hand the sums over through two barriers of their own (sums_full, sums_empty), so the
+// producer, in its own loop, meets no barrier before the block's end.
 __global__ void __launch_bounds__(RING_THREADS, RING_MIN_BLOCKS_PER_SM)
 nvfp4_gemv_ring_kernel(const uint8_t* __restrict__ b, const uint8_t* __restrict__ sfb,
                        __half* __restrict__ c, int m, int k,
@@ -610,7 +607,7 @@ nvfp4_gemv_ring_kernel(const uint8_t* __restrict__ b, const uint8_t* __restrict_
                        int items, int parts, int q, int rem, Workspace ws,
                        const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_sfa) {
   extern __shared__ __align__(128) uint8_t ring[];
-  __shared__ uint64_t full[STAGES], empty[STAGES];
+  __shared__ uint64_t full[STAGES], empty[STAGES], sums_full, sums_empty;
   __shared__ float second_sums[WARPS * 32][LANE_ROWS];  // the second warpgroup's, lane by lane
   const int warp_of_block = __shfl_sync(0xFFFFFFFFu, threadIdx.x / 32, 0);  // warp-uniform, as in 70
   const int warpgroup = warp_of_block / WARPS, warp = warp_of_block % WARPS;
@@ -621,8 +618,10 @@ nvfp4_gemv_ring_kernel(const uint8_t* __restrict__ b, const uint8_t* __restrict_
   if (threadIdx.x == 0) {
     for (int i = 0; i < STAGES; ++i) {
       mbar_init(&full[i], 32);
-      mbar_init(&empty[i], CONSUMER_WARPS);
+      mbar_init(&empty[i], CONSUMER_WARPS * 32);
     }
+    mbar_init(&sums_full, WARPS * 32);
+    mbar_init(&sums_empty, WARPS * 32);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
   __syncthreads();
@@ -634,6 +633,7 @@ nvfp4_gemv_ring_kernel(const uint8_t* __restrict__ b, const uint8_t* __restrict_
     const int a_lane = (MMA_ROWS * warp + g) * (STAGE_K / 2) + 16 * t;
     const int sfa_lane = SLOT_SFA + (MMA_ROWS * warp + g) * (STAGE_K / 16) + 2 * t;
     float acc[LANE_ROWS] = {};
+    int item_ends = 0;  // the sums handed over so far: the hand-over barriers' phase
     Cursor use;
     use.start(blockIdx.x, parts, q, rem, tiles_per_batch);
     for (int s = 0; !use.done(); ++s) {
@@ -668,22 +668,25 @@ nvfp4_gemv_ring_kernel(const uint8_t* __restrict__ b, const uint8_t* __restrict_
           scale_chunk(d[(i - 1) % 2], sfa, b_scales[4 * done], acc);
         }
       }
-      __syncwarp();  // the warp's reads of the slot done (its last mmas retired)
-      if (lane == 0) mbar_arrive(&empty[s % STAGES]);
+      mbar_arrive(&empty[s % STAGES]);  // the thread's reads of the slot done (its last mmas retired)
       if (use.last_of_item()) {
-        // The second warpgroup's sums to the first's lanes of the same rows, in a fixed order.
+        // The second warpgroup's sums to the first's lanes of the same rows, in a fixed order: written
+        // once the first has read the last item's (a fresh barrier's phase before the first counts as
+        // completed), read once written.
         const int lane_of_warpgroup = threadIdx.x % (WARPS * 32);
         if (warpgroup == 1) {
+          mbar_wait(&sums_empty, (item_ends & 1) ^ 1);
           second_sums[lane_of_warpgroup][0] = acc[0];
           second_sums[lane_of_warpgroup][1] = acc[1];
-        }
-        consumers_sync();
-        if (warpgroup == 0) {
+          mbar_arrive(&sums_full);
+        } else {
+          mbar_wait(&sums_full, item_ends & 1);
           acc[0] += second_sums[lane_of_warpgroup][0];
           acc[1] += second_sums[lane_of_warpgroup][1];
+          mbar_arrive(&sums_empty);
           store_row_sums(acc, c, use.row0, use.tile, warp, ws, use.part, parts);
         }
-        consumers_sync();  // second_sums read before the next item's are written
+        ++item_ends;
         acc[0] = acc[1] = 0.0f;
       }
       use.next(items, parts, q, rem, tiles_per_batch);
