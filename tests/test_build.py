@@ -550,22 +550,31 @@ def test_84f_leaves_a_chunks_mmas_in_flight_until_the_next_chunks_are_issued():
         assert ring.count("WARPGROUP.DEPBAR.LE gsb0, 0x1") == in_flight, number
 
 
+def _ring_listing(number: str) -> list[tuple[str, int]]:
+    """The sm_90a ring kernel of an 84e-84m build as (instruction, control word) pairs."""
+    from scripts import load_path
+    ring, _ = _ring_and_plain_sass(number, "sm_90a")
+    return [(text, int(control, 16)) for _, text, control in load_path.CONTROLLED.findall(ring)]
+
+
+def _first_wait(listing: list[tuple[str, int]], load: int) -> int:
+    """Where the instruction at `load` is first waited on: the next one whose wait mask (control bits
+    52-57) holds the load's scoreboard (bits 46-48)."""
+    board = (listing[load][1] >> 46) & 7
+    return next(j for j in range(load + 1, len(listing)) if (listing[j][1] >> 52) >> board & 1)
+
+
 def test_84i_waits_for_bs_share_a_stage_after_loading_it():
     # 84i's README: in the ring kernel's stage loop (sm_90a) B's share for a later stage is loaded
-    # before the stage's barrier wait and first waited on (its scoreboard, control bits 46-48 and
-    # 52-57) only where it is stored, hundreds of instructions on; in 84f and 84h ptxas gave the
-    # loads' address registers away and waited a few instructions after them.
-    from scripts import load_path
+    # before the stage's barrier wait and first waited on only where it is stored, hundreds of
+    # instructions on; in 84f and 84h ptxas gave the loads' address registers away and waited a few
+    # instructions after them.
     for number, late in (("84e", True), ("84f", False), ("84g", True), ("84h", False), ("84i", True), ("84j", True),
                          ("84k", True), ("84l", True)):
-        ring, _ = _ring_and_plain_sass(number, "sm_90a")
-        listing = [(text, int(control, 16)) for _, text, control in load_path.CONTROLLED.findall(ring)]
+        listing = _ring_listing(number)
         first_wait = next(i for i, (text, _) in enumerate(listing) if "SYNCS.PHASECHK" in text)
         loads = [i for i, (text, _) in enumerate(listing[:first_wait]) if "LDG.E" in text and "CONSTANT" in text]
-        waits = []
-        for i in loads[-2:]:  # the stage loop's two loads of B's share, before its barrier wait
-            board = (listing[i][1] >> 46) & 7
-            waits.append(next(j - i for j in range(i + 1, len(listing)) if (listing[j][1] >> 52) >> board & 1))
+        waits = [_first_wait(listing, i) - i for i in loads[-2:]]  # the stage loop's two loads of B's share
         assert all((wait > 200) == late for wait in waits), (number, waits)
 
 
@@ -573,15 +582,11 @@ def test_84ms_producer_waits_for_bs_share_after_the_slot_is_free():
     # 84m's README: the producer warp loads its share of B for a stage (two words and a pair of
     # scales a lane), then waits on the slot's empty barrier; ptxas first waits on the loads after
     # that wait, not before it (with the wait under a branch it hoisted B's conversion above it).
-    from scripts import load_path
-    ring, _ = _ring_and_plain_sass("84m", "sm_90a")
-    listing = [(text, int(control, 16)) for _, text, control in load_path.CONTROLLED.findall(ring)]
+    listing = _ring_listing("84m")
     loads = [i for i, (text, _) in enumerate(listing) if "LDG.E" in text and "CONSTANT" in text]
     assert len(loads) == 3, loads
     slot_free = next(i for i in range(loads[-1], len(listing)) if "SYNCS.PHASECHK" in listing[i][0])
-    for i in loads:
-        board = (listing[i][1] >> 46) & 7
-        assert next(j for j in range(i + 1, len(listing)) if (listing[j][1] >> 52) >> board & 1) > slot_free
+    assert all(_first_wait(listing, i) > slot_free for i in loads)
 
 
 def test_84bs_ring_of_loads_is_waited_on_as_soon_as_it_is_sent():
