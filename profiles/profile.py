@@ -235,8 +235,12 @@ def write_sites(attempt, shape, kernel_pattern, gpu, out_dir, source_page=None, 
                                      capture_output=True, text=True, check=True).stdout
     sites = stall_sites(source_page, shape, launch=launch)
     (out_dir / "stall-sites").mkdir(exist_ok=True)
-    sites.to_csv(out_dir / "stall-sites" / f"{attempt.name}.csv", index=False)
-    print(sites[["sass", "share_pct", "top_reason"]].to_string(index=False))
+    out = out_dir / "stall-sites" / f"{attempt.name}.csv"
+    if out.exists():  # the other shapes' sites stay; this shape's are replaced
+        kept = pd.read_csv(out)
+        sites = pd.concat([kept[kept["shape"] != shape], sites], ignore_index=True)
+    sites.to_csv(out, index=False)
+    print(sites[sites["shape"] == shape][["sass", "share_pct", "top_reason"]].to_string(index=False))
 
 
 def gpu_dirs():

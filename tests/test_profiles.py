@@ -118,6 +118,16 @@ def test_stall_sites_rank_the_instructions_by_samples_and_name_their_first_reaso
     assert list(sites["long_scoreboard_samples"]) == [55, 0]
 
 
+def test_stall_sites_of_another_shape_are_added_beside_the_first_and_a_shape_written_again_replaced(tmp_path):
+    page = source_block(SITES_ROWS)
+    attempt = types.SimpleNamespace(name="84p-four-warpgroups-a-ring")
+    profile.write_sites(attempt, "4096x7168x8", "walk", "h200", tmp_path, source_page=page)
+    profile.write_sites(attempt, "7168x16384x1", "walk", "h200", tmp_path, source_page=page)
+    profile.write_sites(attempt, "7168x16384x1", "walk", "h200", tmp_path, source_page=page)
+    written = profile.pd.read_csv(tmp_path / "stall-sites" / f"{attempt.name}.csv")
+    assert written["shape"].value_counts().to_dict() == {"4096x7168x8": 3, "7168x16384x1": 3}
+
+
 def test_stall_sites_refuse_a_page_of_several_launches_unless_one_is_named():
     other = [row.replace('"60","60","55"', '"61","61","56"') for row in SITES_ROWS]
     page = "\n".join([source_block(SITES_ROWS), source_block(SITES_ROWS), source_block(other), source_block(other)])
