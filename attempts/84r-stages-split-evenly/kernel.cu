@@ -673,11 +673,11 @@ __device__ __forceinline__ void store_b_shares(uint8_t* ring, uint64_t* full, ui
 // full barrier, reads its warpgroup's quarter of the fragments from the slot, multiplies as 84f does
 // and releases the slot (every thread arrives). After the last stage of the block's piece of a tile
 // the other warpgroups' sums are added to the first's, in their order, and its rows summed (84a's
-// join); the warpgroups hand the sums over through two barriers of their own (sums_full, sums_empty), so the
-// producers, in their own loops, meet no barrier before the block's end.
+// join); the warpgroups hand the sums over through two barriers of their own (sums_full,
+// sums_empty), so the producers, in their own loops, meet no barrier before the block's end.
 __global__ void __launch_bounds__(RING_THREADS, RING_MIN_BLOCKS_PER_SM)
 nvfp4_gemv_ring_kernel(const uint8_t* __restrict__ b, const uint8_t* __restrict__ sfb,
-                       __half* __restrict__ c, int m, int k,
+                       __half* __restrict__ c, int k,
                        long long b_batch_stride, long long sfb_batch_stride,
                        RingSplit split, Workspace ws,
                        const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_sfa) {
@@ -935,7 +935,7 @@ extern "C" int nvfp4_gemv_with_workspace(const uint8_t* a, const uint8_t* b, con
     long long blocks = 0;
     const RingSplit split = ring_split(m, k, l, &blocks);
     nvfp4_gemv_ring_kernel<<<static_cast<unsigned>(blocks), RING_THREADS, ring_bytes(), stream>>>(
-        b, sfb, c, m, k, b_batch_stride, sfb_batch_stride, split, ws, maps->a, maps->sfa);
+        b, sfb, c, k, b_batch_stride, sfb_batch_stride, split, ws, maps->a, maps->sfa);
     return static_cast<int>(cudaGetLastError());
   }
   const int parts = parts_of(m, k, l);
