@@ -173,3 +173,14 @@ def test_a_later_timeline_run_replaces_only_its_own_kernels_on_its_own_shapes():
     rows = joined(old, new, [(4096, 4096, 1)])
     assert sorted(zip(rows.kernel, rows.m, rows.call_ns)) == [("95a", 4096, 2), ("95a", 8192, 1),
                                                               ("floor", 4096, 1), ("floor", 8192, 1)]
+
+
+def test_a_probe_checks_its_builds_but_not_the_ones_that_compute_nothing(monkeypatch):
+    # scripts/probes/probe.py: check_and_record times `unchecked` builds (a ring with its products
+    # left out) beside the checked ones, and checks only the others against the reference.
+    from scripts.probes import probe
+    seen = {}
+    monkeypatch.setattr(probe, "check_builds", lambda builds, shapes: seen.setdefault("checked", set(builds)))
+    monkeypatch.setattr(probe, "record", lambda name, builds, shapes: seen.setdefault("timed", set(builds)))
+    probe.check_and_record("p", {"84q": None}, [], [], unchecked={"84q without products": None})
+    assert seen == {"checked": {"84q"}, "timed": {"84q", "84q without products"}}

@@ -14,8 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from scripts.probes.chunks_ahead import SHAPES  # noqa: E402
 from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
-from scripts.probes.tma_row_runs import PART_STAGE_SHAPES  # noqa: E402
-from scripts.probes.wgmma_products import CHECK_SHAPES  # noqa: E402
+from scripts.probes.tma_row_runs import RING_CHECK_SHAPES  # noqa: E402
 
 
 def builds() -> dict:
@@ -23,7 +22,7 @@ def builds() -> dict:
 
 
 def main():
-    check_and_record("b-loads-held", builds(), CHECK_SHAPES + PART_STAGE_SHAPES, SHAPES)
+    check_and_record("b-loads-held", builds(), RING_CHECK_SHAPES, SHAPES)
 
 
 if __name__ == "__main__":

@@ -42,10 +42,11 @@ def attempt_builds(*numbers: str) -> dict:
     return {number: (attempts.find(number).source, None) for number in numbers}
 
 
-def check_and_record(probe: str, builds: dict, check_shapes: list, shapes: list) -> None:
-    """The builds checked on check_shapes, then timed and recorded on shapes."""
+def check_and_record(probe: str, builds: dict, check_shapes: list, shapes: list, unchecked: dict | None = None) -> None:
+    """The builds checked on check_shapes, then timed and recorded on shapes beside `unchecked`,
+    builds that compute no answer to check (a kernel with its products left out, say)."""
     check_builds(builds, check_shapes)
-    record(probe, builds, shapes)
+    record(probe, {**builds, **(unchecked or {})}, shapes)
 
 
 def record_by_gpu(probe: str, builds, check_shapes: list, shapes: list) -> None:

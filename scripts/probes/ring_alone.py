@@ -15,10 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
-from scripts.probes.probe import attempt_builds, check_builds, record  # noqa: E402
+from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
 from scripts.probes.ring_depth import SHAPES  # noqa: E402
-from scripts.probes.tma_row_runs import PART_STAGE_SHAPES  # noqa: E402
-from scripts.probes.wgmma_products import CHECK_SHAPES  # noqa: E402
+from scripts.probes.tma_row_runs import RING_CHECK_SHAPES  # noqa: E402
 
 TWO_BLOCKS = {"STAGES": 2}  # 2 slots of 1024: 2 blocks an SM, as 84m in 84k's stages
 NO_PRODUCTS = {"RING_PRODUCTS": 0}
@@ -37,8 +36,7 @@ def without_products() -> dict:
 
 
 def main():
-    check_builds(builds(), CHECK_SHAPES + PART_STAGE_SHAPES)
-    record("ring-alone", {**builds(), **without_products()}, SHAPES)
+    check_and_record("ring-alone", builds(), RING_CHECK_SHAPES, SHAPES, unchecked=without_products())
 
 
 if __name__ == "__main__":

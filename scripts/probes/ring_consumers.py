@@ -13,11 +13,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
-from scripts.probes.probe import attempt_builds, check_builds, record  # noqa: E402
+from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
 from scripts.probes.ring_alone import NO_PRODUCTS, TWO_BLOCKS  # noqa: E402
 from scripts.probes.ring_depth import SHAPES  # noqa: E402
-from scripts.probes.tma_row_runs import PART_STAGE_SHAPES  # noqa: E402
-from scripts.probes.wgmma_products import CHECK_SHAPES  # noqa: E402
+from scripts.probes.tma_row_runs import RING_CHECK_SHAPES  # noqa: E402
 
 
 def builds() -> dict:
@@ -26,8 +25,8 @@ def builds() -> dict:
 
 
 def main():
-    check_builds(builds(), CHECK_SHAPES + PART_STAGE_SHAPES)
-    record("ring-consumers", {**builds(), "84p without products": (attempts.find("84p").source, NO_PRODUCTS)}, SHAPES)
+    alone = {"84p without products": (attempts.find("84p").source, NO_PRODUCTS)}
+    check_and_record("ring-consumers", builds(), RING_CHECK_SHAPES, SHAPES, unchecked=alone)
 
 
 if __name__ == "__main__":

@@ -14,11 +14,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
-from scripts.probes.probe import attempt_builds, check_builds, record  # noqa: E402
+from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
 from scripts.probes.ring_alone import NO_PRODUCTS, TWO_BLOCKS  # noqa: E402
 from scripts.probes.ring_depth import SHAPES  # noqa: E402
-from scripts.probes.tma_row_runs import PART_STAGE_SHAPES  # noqa: E402
-from scripts.probes.wgmma_products import CHECK_SHAPES  # noqa: E402
+from scripts.probes.tma_row_runs import RING_CHECK_SHAPES  # noqa: E402
 
 
 def builds() -> dict:
@@ -31,8 +30,7 @@ def without_products() -> dict:
 
 
 def main():
-    check_builds(builds(), CHECK_SHAPES + PART_STAGE_SHAPES)
-    record("ring-copies", {**builds(), **without_products()}, SHAPES)
+    check_and_record("ring-copies", builds(), RING_CHECK_SHAPES, SHAPES, unchecked=without_products())
 
 
 if __name__ == "__main__":

@@ -14,8 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
 from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
-from scripts.probes.tma_row_runs import PART_STAGE_SHAPES  # noqa: E402
-from scripts.probes.wgmma_products import CHECK_SHAPES  # noqa: E402
+from scripts.probes.tma_row_runs import RING_CHECK_SHAPES  # noqa: E402
 
 SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (4096, 14336, 1), (28672, 4096, 1)]
 
@@ -27,7 +26,7 @@ def builds() -> dict:
 
 
 def main():
-    check_and_record("ring-depth", builds(), CHECK_SHAPES + PART_STAGE_SHAPES, SHAPES)
+    check_and_record("ring-depth", builds(), RING_CHECK_SHAPES, SHAPES)
 
 
 if __name__ == "__main__":

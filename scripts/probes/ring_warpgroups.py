@@ -14,8 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
-from scripts.probes.tma_row_runs import PART_STAGE_SHAPES  # noqa: E402
-from scripts.probes.wgmma_products import CHECK_SHAPES  # noqa: E402
+from scripts.probes.tma_row_runs import RING_CHECK_SHAPES  # noqa: E402
 
 SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (28672, 4096, 1), (57344, 8192, 1),
           (4096, 4096, 1), (4096, 14336, 1)]
@@ -26,7 +25,7 @@ def builds() -> dict:
 
 
 def main():
-    check_and_record("ring-warpgroups", builds(), CHECK_SHAPES + PART_STAGE_SHAPES, SHAPES)
+    check_and_record("ring-warpgroups", builds(), RING_CHECK_SHAPES, SHAPES)
 
 
 if __name__ == "__main__":

@@ -13,8 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
 from scripts.probes.ring_depth import SHAPES  # noqa: E402
-from scripts.probes.tma_row_runs import PART_STAGE_SHAPES  # noqa: E402
-from scripts.probes.wgmma_products import CHECK_SHAPES  # noqa: E402
+from scripts.probes.tma_row_runs import RING_CHECK_SHAPES  # noqa: E402
 
 # 34 tiles of 9 stages over the H200's 132 blocks: runs of 2 or 3 stages, 4 or 5 pieces a tile
 # (128x16384x1, among the check shapes, has 16 pieces of a stage a tile).
@@ -23,7 +22,7 @@ PIECE_SHAPES = [(2176, 9216, 1)]
 
 def main():
     check_and_record("stages-split", attempt_builds("93f", "84q", "84r"),
-                     CHECK_SHAPES + PART_STAGE_SHAPES + PIECE_SHAPES, SHAPES)
+                     RING_CHECK_SHAPES + PIECE_SHAPES, SHAPES)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,8 @@ from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
 from scripts.probes.wgmma_products import CHECK_SHAPES  # noqa: E402
 
 PART_STAGE_SHAPES = [(1152, 4352, 2)]
+# What every ring probe checks its builds on before timing them.
+RING_CHECK_SHAPES = CHECK_SHAPES + PART_STAGE_SHAPES
 
 
 def builds() -> dict:
@@ -29,7 +31,7 @@ def builds() -> dict:
 
 
 def main():
-    check_and_record("tma-row-runs", builds(), CHECK_SHAPES + PART_STAGE_SHAPES, SHAPES)
+    check_and_record("tma-row-runs", builds(), RING_CHECK_SHAPES, SHAPES)
 
 
 if __name__ == "__main__":
