@@ -130,6 +130,9 @@ constexpr int RING_WARPGROUPS = 4;              // the ring's block: each warpgr
 #ifndef RING_PRODUCTS
 #define RING_PRODUCTS 1                         // the probe ring_alone's: 0 leaves the products out (wrong sums)
 #endif
+#ifndef RING_JOINS
+#define RING_JOINS 1                            // the probe split_joins's: 0 leaves the shared tiles unjoined (wrong sums)
+#endif
 constexpr int STAGE_CHUNKS = STAGE_K / CHUNK_K;
 constexpr int STAGE_A_BYTES = TILE_ROWS * STAGE_K / 2;
 constexpr int STAGE_SFA_BYTES = TILE_ROWS * STAGE_K / 16;
@@ -778,8 +781,8 @@ nvfp4_gemv_ring_kernel(const uint8_t* __restrict__ b, const uint8_t* __restrict_
   // Only the run's first and last tiles can be shared with other blocks.
   const long long first_tile = split.run_start(blockIdx.x) / split.tile_stages;
   const long long last_tile = (split.run_start(blockIdx.x + 1) - 1) / split.tile_stages;
-  const bool join_first = split.pieces(first_tile) > 1;
-  const bool join_last = last_tile != first_tile && split.pieces(last_tile) > 1;
+  const bool join_first = RING_JOINS && split.pieces(first_tile) > 1;
+  const bool join_last = RING_JOINS && last_tile != first_tile && split.pieces(last_tile) > 1;
   if (join_first || join_last) fence_partials();
   if (join_first) join_tile(c, ws, first_tile, split.partials(ws, first_tile), split.pieces(first_tile));
   if (join_last) join_tile(c, ws, last_tile, split.partials(ws, last_tile), split.pieces(last_tile));

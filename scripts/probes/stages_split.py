@@ -17,12 +17,12 @@ from scripts.probes.tma_row_runs import RING_CHECK_SHAPES  # noqa: E402
 
 # 34 tiles of 9 stages over the H200's 132 blocks: runs of 2 or 3 stages, 4 or 5 pieces a tile
 # (128x16384x1, among the check shapes, has 16 pieces of a stage a tile).
-PIECE_SHAPES = [(2176, 9216, 1)]
+CHECK_SHAPES = RING_CHECK_SHAPES + [(2176, 9216, 1)]
 
 
 def main():
     check_and_record("stages-split", attempt_builds("93f", "84q", "84r"),
-                     RING_CHECK_SHAPES + PIECE_SHAPES, SHAPES)
+                     CHECK_SHAPES, SHAPES)
 
 
 if __name__ == "__main__":
