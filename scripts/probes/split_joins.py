@@ -22,12 +22,13 @@ from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
 from scripts.probes.ring_depth import SHAPES  # noqa: E402
 from scripts.probes.stages_split import CHECK_SHAPES  # noqa: E402
 
-NO_JOINS = {"RING_JOINS": 0}
+
+def without_joins() -> dict:
+    return {"84r without joins": (attempts.find("84r").source, {"RING_JOINS": 0})}
 
 
 def main():
-    check_and_record("split-joins", attempt_builds("93f", "84q", "84r"), CHECK_SHAPES, SHAPES,
-                     unchecked={"84r without joins": (attempts.find("84r").source, NO_JOINS)})
+    check_and_record("split-joins", attempt_builds("93f", "84q", "84r"), CHECK_SHAPES, SHAPES, unchecked=without_joins())
 
 
 if __name__ == "__main__":
