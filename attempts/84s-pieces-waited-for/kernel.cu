@@ -134,6 +134,9 @@ constexpr int RING_WARPGROUPS = 4;              // the ring's block: each warpgr
 #ifndef STAGES
 #define STAGES 3                                // slots of the ring
 #endif
+#ifndef RING_COOPERATIVE
+#define RING_COOPERATIVE 1                      // the probe waited_plain's: 0 launches the ring as any kernel (no residency check)
+#endif
 #ifndef RING_PRODUCTS
 #define RING_PRODUCTS 1                         // the probe ring_alone's: 0 leaves the products out (wrong sums)
 #endif
@@ -994,12 +997,18 @@ extern "C" int nvfp4_gemv_with_workspace(const uint8_t* a, const uint8_t* b, con
     if (maps == nullptr) return static_cast<int>(cudaErrorInvalidValue);  // the driver refused a tensor map
     long long blocks = 0;
     RingSplit split = ring_split(m, k, l, &blocks);
+#if RING_COOPERATIVE
     // A block waits for later blocks' pieces: all of them resident at once, or an error at launch.
     void* args[] = {&b, &sfb, &c, &k, &b_batch_stride, &sfb_batch_stride, &split, &ws,
                     const_cast<CUtensorMap*>(&maps->a), const_cast<CUtensorMap*>(&maps->sfa)};
     return static_cast<int>(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(nvfp4_gemv_ring_kernel),
                                                         dim3(static_cast<unsigned>(blocks)), dim3(RING_THREADS), args,
                                                         ring_bytes(), stream));
+#else
+    nvfp4_gemv_ring_kernel<<<static_cast<unsigned>(blocks), RING_THREADS, ring_bytes(), stream>>>(
+        b, sfb, c, k, b_batch_stride, sfb_batch_stride, split, ws, maps->a, maps->sfa);
+    return static_cast<int>(cudaGetLastError());
+#endif
   }
   const int parts = parts_of(m, k, l);
   const int chunks = chunks_of(k);
