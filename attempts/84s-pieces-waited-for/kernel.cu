@@ -3,8 +3,8 @@
 // outputs; each later piece's sums are stored as their own flags (bits inverted: the workspace's
 // zeros read as not yet stored), with no fence, ticket or barrier. 84r fenced its partials, took a
 // ticket a shared tile and summed in the last block to take one, all after its run; without those
-// joins (the probe split_joins) 84r read every shape 12 to 37 points closer to the floor in clean
-// mode on the H200. A block waits only for blocks after it, all resident (a cooperative launch).
+// joins (the probe split_joins) 84r read every shape at least 10 points closer to the floor in
+// clean mode on the H200. A block waits only for blocks after it, all resident (a cooperative launch).
 // 84r stages-split-evenly: 84q with the ring's work cut into equal runs of stages, one a resident
 // block, where 84q gave each block whole work items (a tile's part, the parts as many as give each
 // item a block of its own). The tiles' stages in order are cut at b T / G for block b (T stages, G
