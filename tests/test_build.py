@@ -282,6 +282,18 @@ def test_the_timeline_probe_keeps_95s_registers_without_spilling(kernel):
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
 
 
+def test_the_ring_timeline_stamps_84q_without_spilling_and_only_when_asked():
+    # scripts/probes/ring_timeline.py builds 84q with RING_STAMPS=1: the stamps (the global timer
+    # read at a block's start and end) only in that build, and no spill in it (a spilled stamp
+    # would time another kernel); 84q's own build reads no timer
+    probe = _probe_script("ring_timeline")
+    stamped = build.build(probe.RING.source, probe.STAMPED)
+    usage = [u for u in build.resource_usage(stamped) if u["target"] == "sm_90a"]
+    assert usage and all(u["spill_stores"] == 0 for u in usage), usage
+    assert "SR_GLOBALTIMER" in build.sass(stamped, "sm_90a")
+    assert "SR_GLOBALTIMER" not in build.sass(build.build(probe.RING.source), "sm_90a")
+
+
 def _sass_lines(library):
     """A build's sm_90a SASS without the lines that name the build (the same code compares equal)."""
     return [line for line in build.sass(library, "sm_90a").splitlines() if "identifier" not in line]

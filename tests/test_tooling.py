@@ -162,6 +162,18 @@ def test_the_timeline_room_count_sees_a_block_start_in_a_departed_warps_room():
     assert room(late, 8)["starts_beyond_32"] == 0
 
 
+def test_the_ring_timeline_measures_a_blocks_fill_from_its_own_start():
+    # scripts/probes/ring_timeline.py: a ring block's fill is its first stage's arrival after its
+    # start, in ns (here one SM clock a ns: the global timer's span equals the clocks'), and its
+    # tail the end after its last stage's arrival
+    import pandas as pd
+    from scripts.probes.ring_timeline import ring_summary
+    blocks = pd.DataFrame([{"sm": sm, "global_start": 0, "start": 0, "first_arrival": fill, "last_arrival": 500,
+                            "end": 600, "global_end": 600} for sm, fill in ((0, 100), (1, 300), (2, 200))])
+    row = ring_summary(blocks)
+    assert (row["fill_ns"], row["fill_max_ns"], row["tail_ns"]) == (200, 300, 100)
+
+
 def test_a_later_timeline_run_replaces_only_its_own_kernels_on_its_own_shapes():
     # timeline.py pairs and bytes add their rows to timeline-<gpu>.csv: a kernel they run again on
     # a shape they run replaces its old rows; other kernels, and the same kernel on other shapes, stay

@@ -127,6 +127,9 @@ constexpr int RING_WARPGROUPS = 4;              // the ring's block: each warpgr
 #ifndef RING_PRODUCTS
 #define RING_PRODUCTS 1                         // the probe ring_alone's: 0 leaves the products out (wrong sums)
 #endif
+#ifndef RING_STAMPS
+#define RING_STAMPS 0                           // the probe ring_timeline's: 1 stamps each ring block's times
+#endif
 constexpr int STAGE_CHUNKS = STAGE_K / CHUNK_K;
 constexpr int STAGE_A_BYTES = TILE_ROWS * STAGE_K / 2;
 constexpr int STAGE_SFA_BYTES = TILE_ROWS * STAGE_K / 16;
@@ -648,6 +651,27 @@ __device__ __forceinline__ void store_b_shares(uint8_t* ring, uint64_t* full, ui
 // stage the other warpgroups' sums are added to the first's, in their order, and its rows summed
 // (84a's join); the warpgroups hand the sums over through two barriers of their own (sums_full, sums_empty), so the
 // producers, in their own loops, meet no barrier before the block's end.
+#if RING_STAMPS
+// The probe ring_timeline's record of a ring block, 8 words as scripts/probes/timeline.cu's of a
+// warp (the clocks' low halves): SM + 1, global start (ns), start, its first stage's arrival, its
+// last stage's arrival, its end (SM clocks), global end (ns), 0. Thread 0, a multiplying thread of
+// the first warpgroup (the last to finish a tile), writes it at the block's end.
+__constant__ uint32_t* ring_stamps;
+extern "C" int timeline_set(void* stamps) {
+  return static_cast<int>(cudaMemcpyToSymbol(ring_stamps, &stamps, sizeof(stamps)));
+}
+__device__ __forceinline__ uint32_t stamp_clock() {
+  uint32_t t;
+  asm volatile("mov.u32 %0, %%clock;" : "=r"(t) :: "memory");
+  return t;
+}
+__device__ __forceinline__ uint32_t stamp_global() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) :: "memory");
+  return static_cast<uint32_t>(t);
+}
+#endif
+
 __global__ void __launch_bounds__(RING_THREADS, RING_MIN_BLOCKS_PER_SM)
 nvfp4_gemv_ring_kernel(const uint8_t* __restrict__ b, const uint8_t* __restrict__ sfb,
                        __half* __restrict__ c, int m, int k,
@@ -663,6 +687,10 @@ nvfp4_gemv_ring_kernel(const uint8_t* __restrict__ b, const uint8_t* __restrict_
   const int lane = threadIdx.x % 32;
   const int g = lane / 4, t = lane % 4;
   const int tiles_per_batch = m / TILE_ROWS;
+#if RING_STAMPS
+  const uint32_t global_start = stamp_global(), start = stamp_clock();
+  uint32_t first_arrival = 0, last_arrival = 0;
+#endif
   if (threadIdx.x == 0) {
     for (int i = 0; i < STAGES; ++i) {
       mbar_init(&full[i], 32 + 1);
@@ -689,6 +717,12 @@ nvfp4_gemv_ring_kernel(const uint8_t* __restrict__ b, const uint8_t* __restrict_
     for (int s = 0; !use.done(); ++s) {
       uint8_t* const slot = ring + (s % STAGES) * SLOT_BYTES;
       mbar_wait(&full[s % STAGES], (s / STAGES) & 1);
+#if RING_STAMPS
+      if (threadIdx.x == 0) {
+        last_arrival = stamp_clock();
+        if (s == 0) first_arrival = last_arrival;
+      }
+#endif
 #if RING_PRODUCTS
       const uint32_t b_first = shared_address(slot + SLOT_B);
       const float2* const b_scales = reinterpret_cast<const float2*>(slot + SLOT_B + STAGE_CHUNKS * B_CHUNK_BYTES) + t;
@@ -748,6 +782,16 @@ nvfp4_gemv_ring_kernel(const uint8_t* __restrict__ b, const uint8_t* __restrict_
     }
   }
   join_parts(c, ws, blockIdx.x, gridDim.x, items, parts);
+#if RING_STAMPS
+  if (threadIdx.x == 0) {
+    const uint32_t stop = stamp_clock(), global_stop = stamp_global();
+    uint32_t sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    uint4* const record = reinterpret_cast<uint4*>(ring_stamps + 8ll * blockIdx.x);
+    record[0] = make_uint4(sm + 1, global_start, start, first_arrival);
+    record[1] = make_uint4(last_arrival, stop, global_stop, 0);
+  }
+#endif
 }
 
 static int sm_count() {

@@ -85,19 +85,20 @@ def floor_defines(gpu: str, shape: tuple, mode: str) -> tuple[str, dict]:
     return config, {"FLOOR": 1, **(FLOOR_CONFIGS[config] or {})}
 
 
-def stamped_call(kernel, data, mode: str, stamps: torch.Tensor) -> pd.DataFrame:
-    """One call after the L2 is cleared; every warp's record as a row."""
+def stamped_call(kernel, data, mode: str, stamps: torch.Tensor, fields=FIELDS, clocks=CLOCKS) -> pd.DataFrame:
+    """One call after the L2 is cleared; every warp's record as a row (a record of 8 words named
+    by `fields`, those in `clocks` SM clocks)."""
     stamps.zero_()
     L2Clearer(mode)()
     kernel(data)
     torch.cuda.synchronize()
-    words = stamps[: stamps.numel() // len(FIELDS) * len(FIELDS)].view(-1, len(FIELDS)).cpu().numpy()
-    warps = pd.DataFrame(words.astype("int64") & 0xFFFFFFFF, columns=FIELDS).drop(columns="_")
+    words = stamps[: stamps.numel() // len(fields) * len(fields)].view(-1, len(fields)).cpu().numpy()
+    warps = pd.DataFrame(words.astype("int64") & 0xFFFFFFFF, columns=fields).drop(columns="_")
     warps = warps[warps.sm > 0].assign(sm=lambda w: w.sm - 1)
     # each SM's clock counted from its first warp's start, the global timer from the call's first
     # start, modulo 2^32 (the low halves wrap)
     first_start = warps.groupby("sm").start.transform("min")
-    warps[CLOCKS] = warps[CLOCKS].sub(first_start, axis=0) % (1 << 32)
+    warps[clocks] = warps[clocks].sub(first_start, axis=0) % (1 << 32)
     origin = warps.global_start.min()
     warps[["global_start", "global_end"]] = (warps[["global_start", "global_end"]] - origin) % (1 << 32)
     return warps
@@ -186,9 +187,10 @@ def warmed_up(name: str, defines: dict, stamps: torch.Tensor, data, shape):
     return kernel
 
 
-def stamped(defines: dict, stamps: torch.Tensor):
-    """timeline.cu built with `defines`, writing its stamps to `stamps`."""
-    kernel = attempts.load_library(SOURCE, defines, f"timeline {defines}")
+def stamped(defines: dict, stamps: torch.Tensor, source: Path = SOURCE):
+    """timeline.cu (or another source defining timeline_set) built with `defines`, writing its
+    stamps to `stamps`."""
+    kernel = attempts.load_library(source, defines, f"timeline {source.parent.name} {defines}")
     if err := kernel.library.timeline_set(ctypes.c_void_p(stamps.data_ptr())):
         raise RuntimeError(f"timeline_set failed with CUDA error {err}")
     return kernel
