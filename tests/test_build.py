@@ -536,7 +536,7 @@ def _ring_and_plain_sass(number: str, target: str) -> tuple[str, str]:
     return ring[0], plain[0]
 
 
-@pytest.mark.parametrize("number", ["84e", "84f", "84g", "84h", "84i", "84j", "84k", "84l", "84m", "84n", "84o", "84p", "84q", "84r", "84s", "84t"])
+@pytest.mark.parametrize("number", ["84e", "84f", "84g", "84h", "84i", "84j", "84k", "84l", "84m", "84n", "84o", "84p", "84q", "84r", "84s", "84t", "84u"])
 def test_84e_reads_a_through_the_copy_engine_into_its_ring(number):
     # 84e's README: where 256 divides K the ring kernel brings A and its scales by two tensor copies
     # a stage (UTMALDG.2D) and reads the fragments from shared memory: no 16-byte global load in
@@ -555,9 +555,9 @@ def test_84f_leaves_a_chunks_mmas_in_flight_until_the_next_chunks_are_issued():
     # 84f's README: in the ring kernel (sm_90a) every chunk's mmas but a stage's last are retired
     # with wait_group 1, after the next chunk's are issued; 84e retired each with wait_group 0. In
     # 84k each warpgroup multiplies 4 chunks of a stage, 3 of them retired so; in 84l (stages of 4
-    # chunks) 2, one; in 84n and 84o (stages of 8 chunks again) 3; in 84p-84t (four warpgroups) one.
+    # chunks) 2, one; in 84n and 84o (stages of 8 chunks again) 3; in 84p-84u (four warpgroups) one.
     for number, in_flight in (("84e", 0), ("84f", 7), ("84g", 7), ("84h", 7), ("84i", 7), ("84j", 7), ("84k", 3),
-                              ("84l", 1), ("84m", 1), ("84n", 3), ("84o", 3), ("84p", 1), ("84q", 1), ("84r", 1), ("84s", 1), ("84t", 1)):
+                              ("84l", 1), ("84m", 1), ("84n", 3), ("84o", 3), ("84p", 1), ("84q", 1), ("84r", 1), ("84s", 1), ("84t", 1), ("84u", 1)):
         ring, _ = _ring_and_plain_sass(number, "sm_90a")
         assert ring.count("WARPGROUP.DEPBAR.LE gsb0, 0x1") == in_flight, number
 
@@ -590,14 +590,14 @@ def test_84i_waits_for_bs_share_a_stage_after_loading_it():
         assert all((wait > 200) == late for wait in waits), (number, waits)
 
 
-@pytest.mark.parametrize("number, share_loads, after_slot", [("84m", 3, True), ("84n", 5, True), ("84o", 5, False), ("84p", 5, False), ("84q", 5, False), ("84r", 5, False), ("84s", 5, False), ("84t", 5, False)])
+@pytest.mark.parametrize("number, share_loads, after_slot", [("84m", 3, True), ("84n", 5, True), ("84o", 5, False), ("84p", 5, False), ("84q", 5, False), ("84r", 5, False), ("84s", 5, False), ("84t", 5, False), ("84u", 5, False)])
 def test_84ms_producer_waits_for_bs_share_after_the_slot_is_free(number, share_loads, after_slot):
     # 84m's README: the producer warp loads its share of B for a stage (two words and a pair of
     # scales a lane), then waits on the slot's empty barrier; ptxas first waits on the loads after
     # that wait, not before it (with the wait under a branch it hoisted B's conversion above it).
     # 84n's stages are twice as long: four words and a pair of scales a lane. 84o's README: in its
     # B warps (the copies sent by a warp of their own) ptxas puts two of the loads on a scoreboard
-    # with loads of constants and waits for them before the slot's wait; 84p's-84t's are 84o's.
+    # with loads of constants and waits for them before the slot's wait; 84p's-84u's are 84o's.
     listing = _ring_listing(number)
     loads = [i for i, (text, _) in enumerate(listing) if "LDG.E" in text and "CONSTANT" in text]
     assert len(loads) == share_loads, loads
@@ -622,12 +622,28 @@ def test_84t_reads_the_next_piece_before_the_joiners_last_stage():
     # 84t's README: a joining lane's two loads of the next piece's words are sent before the last
     # stage's wait and first waited on after its products (QGMMA); 84s's first load of a joined
     # word is waited on within a few instructions, no product between.
-    for number, ahead in (("84s", False), ("84t", True)):
+    for number, ahead in (("84s", False), ("84t", True), ("84u", True)):
         listing = _ring_listing(number)
         first = next(i for i, (text, _) in enumerate(listing) if "LDG.E.STRONG.GPU" in text)
         between = [text for text, _ in listing[first:_first_wait(listing, first)]]
         assert any("QGMMA" in text for text in between) == ahead, number
         assert any("SYNCS.PHASECHK" in text for text in between) == ahead, number
+
+
+def test_84u_works_the_split_out_off_the_stages_path():
+    # 84u's README: no call of the 64-bit division routine between the top of the multiplying
+    # warps' stage loop (the backward branch's target around the first joining read) and that
+    # read, which comes before the stage's barrier wait; 84t has two there.
+    for number, calls in (("84t", 2), ("84u", 0)):
+        ring, _ = _ring_and_plain_sass(number, "sm_90a")
+        listing = [(int(address, 16), text) for address, text in re.findall(r"/\*([0-9a-f]{4,})\*/\s+([^;]*);", ring)]
+        read = next(address for address, text in listing if "LDG.E.STRONG.GPU" in text)
+        tops = [int(target, 16) for address, text in listing if "BRA" in text
+                for target in re.findall(r"0x([0-9a-f]+)", text.split("BRA")[1])[:1]
+                if int(target, 16) <= read < address]
+        assert tops, number
+        top = max(tops)
+        assert sum("CALL" in text for address, text in listing if top <= address < read) == calls, number
 
 
 def test_84bs_ring_of_loads_is_waited_on_as_soon_as_it_is_sent():

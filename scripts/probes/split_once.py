@@ -1,0 +1,27 @@
+"""84u (84t with the split's arithmetic worked out once a tile, off the stage's path) beside 84t,
+84s, 84r without joins (RING_JOINS=0: wrong sums, timed only), 84q and 93f, timed as the floor
+check times its strategies (rotated interleaved rounds, common/floor.py); rows in
+results/probes/split-once-<gpu>.csv. The builds that compute the answer are first checked against
+the reference (the probe stages_split's shapes); the one without joins is not. From the repository
+root on a GPU:
+    python3 scripts/probes/split_once.py
+
+Written before any GPU ran 84u; the prediction is 84u's README's.
+"""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
+from scripts.probes.ring_depth import SHAPES  # noqa: E402
+from scripts.probes.split_joins import without_joins  # noqa: E402
+from scripts.probes.stages_split import CHECK_SHAPES  # noqa: E402
+
+
+def main():
+    check_and_record("split-once", attempt_builds("93f", "84q", "84s", "84t", "84u"), CHECK_SHAPES, SHAPES,
+                     unchecked=without_joins())
+
+
+if __name__ == "__main__":
+    main()
