@@ -196,3 +196,21 @@ def test_a_probe_checks_its_builds_but_not_the_ones_that_compute_nothing(monkeyp
     monkeypatch.setattr(probe, "record", lambda name, builds, shapes: seen.setdefault("timed", set(builds)))
     probe.check_and_record("p", {"84q": None}, [], [], unchecked={"84q without products": None})
     assert seen == {"checked": {"84q"}, "timed": {"84q", "84q without products"}}
+
+
+@pytest.mark.parametrize("script, probe, checked", [
+    ("split_joins", "split-joins", ["93f", "84q", "84r"]),
+    ("pieces_waited", "pieces-waited", ["93f", "84q", "84r", "84s"]),
+    ("waited_plain", "waited-plain", ["93f", "84q", "84s", "84s, plain launch"]),
+    ("pieces_ahead", "pieces-ahead", ["93f", "84q", "84s", "84t"]),
+    ("split_once", "split-once", ["93f", "84q", "84s", "84t", "84u"])])
+def test_the_ring_join_probes_check_their_attempts_and_only_time_the_unjoined_ring(monkeypatch, script, probe, checked):
+    # each probe of closing-the-gap section 78 checks its builds in this order (its table's
+    # columns) and times 84r without joins (wrong sums) unchecked, under its own name
+    import importlib
+    from scripts.probes import split_joins
+    calls = []
+    monkeypatch.setattr(split_joins, "check_and_record",
+                        lambda name, builds, check_shapes, shapes, unchecked: calls.append((name, list(builds), list(unchecked))))
+    importlib.import_module(f"scripts.probes.{script}").main()
+    assert calls == [(probe, checked, ["84r without joins"])]

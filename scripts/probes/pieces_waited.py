@@ -13,15 +13,11 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
-from scripts.probes.ring_depth import SHAPES  # noqa: E402
-from scripts.probes.split_joins import without_joins  # noqa: E402
-from scripts.probes.stages_split import CHECK_SHAPES  # noqa: E402
+from scripts.probes.split_joins import beside_unjoined  # noqa: E402
 
 
 def main():
-    check_and_record("pieces-waited", attempt_builds("93f", "84q", "84r", "84s"), CHECK_SHAPES, SHAPES,
-                     unchecked=without_joins())
+    beside_unjoined("pieces-waited", "84r", "84s")
 
 
 if __name__ == "__main__":

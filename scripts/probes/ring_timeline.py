@@ -30,7 +30,7 @@ from common.results import RESULTS_DIR  # noqa: E402
 from common.timing import MODES  # noqa: E402
 from scripts.probes.probe import record  # noqa: E402
 from scripts.probes.ring_depth import SHAPES  # noqa: E402
-from scripts.probes.timeline import CALLS, floor_defines, stamp_buffer, stamped, stamped_call, summary  # noqa: E402
+from scripts.probes.timeline import CALLS, floor_defines, stamp_buffer, stamped, stamped_call, summary, warmed_up  # noqa: E402
 
 RING = attempts.find("84q")
 STAMPED = {"RING_STAMPS": 1}
@@ -55,15 +55,10 @@ def main():
     for shape in SHAPES:
         data = problem.generate_input(*shape, seed=problem.TASK_SEED)
         m, k, l = shape
-        ring = stamped(STAMPED, stamps, RING.source)
-        for _ in range(3):
-            ring(data)
-        assert torch.equal(data[-1].clone(), attempts.load("84q")(data)), f"stamped 84q differs from 84q on {shape}"
+        ring = warmed_up("84q, stamped", STAMPED, stamps, data, shape, RING.source, RING.number)
         for mode in MODES:
             config, defines = floor_defines(gpu, shape, mode)
-            floor_read = stamped(defines, stamps)
-            for _ in range(3):
-                floor_read(data)
+            floor_read = warmed_up("floor", defines, stamps, data, shape)
             for call in range(CALLS):
                 base = {"m": m, "k": k, "l": l, "mode": mode, "call": call}
                 blocks = stamped_call(ring, data, mode, stamps, RING_FIELDS, RING_CLOCKS)

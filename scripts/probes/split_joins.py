@@ -23,12 +23,16 @@ from scripts.probes.ring_depth import SHAPES  # noqa: E402
 from scripts.probes.stages_split import CHECK_SHAPES  # noqa: E402
 
 
-def without_joins() -> dict:
-    return {"84r without joins": (attempts.find("84r").source, {"RING_JOINS": 0})}
+def beside_unjoined(probe: str, *numbers: str, others: dict | None = None) -> None:
+    """The attempts `numbers` (and builds `others`, name -> (source, defines)) beside 93f, 84q and 84r
+    without joins (timed only), checked on the probe stages_split's shapes, then timed and recorded
+    as `probe` on the ring probes' shapes."""
+    check_and_record(probe, {**attempt_builds("93f", "84q", *numbers), **(others or {})}, CHECK_SHAPES, SHAPES,
+                     unchecked={"84r without joins": (attempts.find("84r").source, {"RING_JOINS": 0})})
 
 
 def main():
-    check_and_record("split-joins", attempt_builds("93f", "84q", "84r"), CHECK_SHAPES, SHAPES, unchecked=without_joins())
+    beside_unjoined("split-joins", "84r")
 
 
 if __name__ == "__main__":

@@ -174,16 +174,17 @@ def stamp_buffer(shapes) -> torch.Tensor:
     return torch.zeros(records * len(FIELDS), dtype=torch.int32, device="cuda")
 
 
-def warmed_up(name: str, defines: dict, stamps: torch.Tensor, data, shape):
-    """The stamped build, called three times (the build, the launch path) and, where it computes an
-    attempt's output, checked against that attempt bit for bit."""
-    kernel = stamped(defines, stamps)
+def warmed_up(name: str, defines: dict, stamps: torch.Tensor, data, shape, source: Path = SOURCE,
+              computes: str | None = None):
+    """The stamped build of `source`, called three times (the build, the launch path) and, where it
+    computes an attempt's output (`computes`, else COMPUTES's entry for `name`), checked against
+    that attempt bit for bit."""
+    kernel = stamped(defines, stamps, source)
     for _ in range(3):
         kernel(data)
-    if name in COMPUTES:
+    if computes := computes or COMPUTES.get(name):
         c = data[-1].clone()
-        assert torch.equal(c, attempts.load(COMPUTES[name])(data)), \
-            f"timeline's {name} differs from {COMPUTES[name]} on {shape}"
+        assert torch.equal(c, attempts.load(computes)(data)), f"stamped {name} differs from {computes} on {shape}"
     return kernel
 
 

@@ -18,19 +18,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
-from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
-from scripts.probes.ring_depth import SHAPES  # noqa: E402
-from scripts.probes.split_joins import without_joins  # noqa: E402
-from scripts.probes.stages_split import CHECK_SHAPES  # noqa: E402
-
-
-def builds() -> dict:
-    return {**attempt_builds("93f", "84q", "84s"),
-            "84s, plain launch": (attempts.find("84s").source, {"RING_COOPERATIVE": 0})}
+from scripts.probes.split_joins import beside_unjoined  # noqa: E402
 
 
 def main():
-    check_and_record("waited-plain", builds(), CHECK_SHAPES, SHAPES, unchecked=without_joins())
+    beside_unjoined("waited-plain", "84s",
+                    others={"84s, plain launch": (attempts.find("84s").source, {"RING_COOPERATIVE": 0})})
 
 
 if __name__ == "__main__":
