@@ -214,3 +214,15 @@ def test_the_ring_join_probes_check_their_attempts_and_only_time_the_unjoined_ri
                         lambda name, builds, check_shapes, shapes, unchecked: calls.append((name, list(builds), list(unchecked))))
     importlib.import_module(f"scripts.probes.{script}").main()
     assert calls == [(probe, checked, ["84r without joins"])]
+
+
+def test_rows_split_checks_84v_beside_the_unjoined_ring_then_stamps_it(monkeypatch):
+    # scripts/probes/rows_split.py: 84v checked and timed as the ring join probes time theirs (84r
+    # without joins unchecked), then stamped beside the floor's read under its own name
+    from scripts.probes import rows_split, split_joins
+    calls = []
+    monkeypatch.setattr(split_joins, "check_and_record",
+                        lambda name, builds, check_shapes, shapes, unchecked: calls.append((name, list(builds), list(unchecked))))
+    monkeypatch.setattr(rows_split, "stamped_timeline", lambda ring, name: calls.append((ring.number, name)))
+    rows_split.main()
+    assert calls == [("rows-split", ["93f", "84q", "84v"], ["84r without joins"]), ("84v", "rows-split-timeline")]

@@ -48,29 +48,37 @@ def ring_summary(blocks: pd.DataFrame) -> dict:
     return {**row, "fill_ns": fill.median(), "fill_max_ns": fill.max()}
 
 
-def main():
+def stamped_timeline(ring: attempts.Attempt, name: str) -> None:
+    """The ring attempt `ring` (one with RING_STAMPS, 84q's record) stamped beside the floor's
+    stamped read on the ring probes' shapes; rows in results/probes/<name>-<gpu>.csv."""
     gpu = sol.gpu_key(torch.cuda.get_device_name())
     stamps = stamp_buffer(SHAPES)
+    stamped_name = f"{ring.number}, stamped"
     rows = []
     for shape in SHAPES:
         data = problem.generate_input(*shape, seed=problem.TASK_SEED)
         m, k, l = shape
-        ring = warmed_up("84q, stamped", STAMPED, stamps, data, shape, RING.source, RING.number)
+        kernel = warmed_up(stamped_name, STAMPED, stamps, data, shape, ring.source, ring.number)
         for mode in MODES:
             config, defines = floor_defines(gpu, shape, mode)
             floor_read = warmed_up("floor", defines, stamps, data, shape)
             for call in range(CALLS):
                 base = {"m": m, "k": k, "l": l, "mode": mode, "call": call}
-                blocks = stamped_call(ring, data, mode, stamps, RING_FIELDS, RING_CLOCKS)
-                rows.append({"kernel": "84q, stamped", "floor_config": "", **base, **ring_summary(blocks)})
+                blocks = stamped_call(kernel, data, mode, stamps, RING_FIELDS, RING_CLOCKS)
+                rows.append({"kernel": stamped_name, "floor_config": "", **base, **ring_summary(blocks)})
                 warps = stamped_call(floor_read, data, mode, stamps)
                 rows.append({"kernel": "floor", "floor_config": config, **base, **summary(warps)})
     df = pd.DataFrame(rows).assign(**results.provenance())
-    out = RESULTS_DIR / "probes" / f"ring-timeline-{gpu}.csv"
+    out = RESULTS_DIR / "probes" / f"{name}-{gpu}.csv"
     df.to_csv(out, index=False, float_format="%.4f")
     shown = ["call_ns", "fill_ns", "last_arrival_ns", "end_ns", "tail_ns", "tail_max_ns", "sm_ghz"]
     print(df.groupby(["m", "k", "l", "mode", "kernel"], sort=False)[shown].median().round(1).to_string())
     print(f"recorded {len(df)} rows in {out}")
+
+
+def main():
+    stamped_timeline(RING, "ring-timeline")
+    stamps = stamp_buffer(SHAPES)  # where the timed stamped build writes, alive while it runs
     stamped(STAMPED, stamps, RING.source)
     record("ring-timeline-timed", {"84q": (RING.source, None), "84q, stamped": (RING.source, STAMPED)}, SHAPES)
 
