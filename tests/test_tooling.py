@@ -226,3 +226,11 @@ def test_rows_split_checks_84v_beside_the_unjoined_ring_then_stamps_it(monkeypat
     monkeypatch.setattr(rows_split, "stamped_timeline", lambda ring, name: calls.append((ring.number, name)))
     rows_split.main()
     assert calls == [("rows-split", ["93f", "84q", "84v"], ["84r without joins"]), ("84v", "rows-split-timeline")]
+
+
+def test_rows_depth_checks_every_build_it_times():
+    # scripts/probes/rows_depth.py: 84q and 84v in their 3 stages and in 4, beside 93f, all checked
+    # against the reference before they are timed (none computes a wrong answer on purpose)
+    from scripts.probes import rows_depth
+    assert list(rows_depth.builds()) == ["93f", "84q", "84v", "84q, 4 stages", "84v, 4 stages"]
+    assert rows_depth.builds()["84v, 4 stages"][1] == {"STAGES": 4}
