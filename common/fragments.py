@@ -17,7 +17,8 @@ geomean means over the three benchmark shapes, MODE defaults to gpumode:
 `fig GPU ATTEMPT profile COLUMN [SHAPE]` reads profiles/<gpu>/<attempt>.csv (first benchmark
 shape by default); `fig GPU ATTEMPT stall-site SHAPE RANK` the share of all stall samples at the
 RANK-th instruction of profiles/<gpu>/stall-sites/<attempt>.csv; `fig GPU KERNEL timeline:COLUMN
-SHAPE MODE` a column of the timeline probe's run (ns); `fig GPU KERNEL room:COLUMN SHAPE MODE` a
+SHAPE MODE` a column of the timeline probe's run (ns); `fig GPU KERNEL ring-timeline:NAME:COLUMN
+SHAPE MODE` one of a ring's stamped run, results/probes/NAME-<gpu>.csv (ns); `fig GPU KERNEL room:COLUMN SHAPE MODE` a
 column of its `room` run (results/probes/timeline-room-<gpu>.csv). Blocks: `table NAME ARGS...` with the names in TABLES (common/reports.py).
 tests/test_generated.py fails when any generated fragment differs from what the data gives.
 """
@@ -84,6 +85,9 @@ def fig(gpu: str, attempt: str, quantity: str, where: str = "geomean", mode: str
         return probe_row_value(gpu, *quantity.split(":")[1:], strategy=attempt.replace("_", " "), key=where)
     if quantity.startswith("probe-profile:"):
         return probe_profile_value(gpu, *quantity.split(":")[1:], name=attempt.replace("_", " "), shape=where)
+    if quantity.startswith("ring-timeline:"):
+        _, name, column = quantity.split(":")
+        return ring_timeline_value(gpu, name, attempt.replace("_", " "), column, where, mode)
     if quantity.startswith("timeline:"):
         return timeline_value(gpu, attempt.replace("_", " "), quantity.split(":", 1)[1], where, mode)
     if quantity.startswith("room:"):
@@ -182,6 +186,12 @@ def timeline_value(gpu: str, kernel: str, column: str, shape: str, mode: str) ->
     """One quantity of the timeline probe's run (ns, a median over SMs and calls); in a spec the
     kernel's spaces are written as underscores."""
     return _kernel_value(reports.timeline_rows(gpu), f"results/probes/timeline-{gpu}.csv", kernel, column, shape, mode)
+
+
+def ring_timeline_value(gpu: str, name: str, kernel: str, column: str, shape: str, mode: str) -> str:
+    """One quantity (ns) of a ring stamped beside the floor's read, its rows `name`
+    (scripts/probes/ring_timeline.py); in a spec the kernel's spaces are written as underscores."""
+    return _kernel_value(reports.timeline_rows(gpu, name), f"results/probes/{name}-{gpu}.csv", kernel, column, shape, mode)
 
 
 def room_value(gpu: str, kernel: str, column: str, shape: str, mode: str) -> str:

@@ -300,13 +300,16 @@ def probe_table(probe: str, gpu: str) -> str:
     return "\n".join(lines)
 
 
-def timeline_rows(gpu: str) -> pd.DataFrame:
-    """scripts/probes/timeline.py's run: per shape, mode and kernel, the median over its calls of
-    each quantity (results/probes/timeline-<gpu>.csv), in the run's order; empty where none."""
-    path = results.RESULTS_DIR / "probes" / f"timeline-{gpu}.csv"
+def timeline_rows(gpu: str, name: str = "timeline") -> pd.DataFrame:
+    """scripts/probes/timeline.py's run (or a ring's stamped beside the floor's, `name` as
+    ring_timeline.py records it): per shape, mode and kernel, the median over its calls of each
+    quantity (results/probes/<name>-<gpu>.csv), in the run's order; empty where none."""
+    path = results.RESULTS_DIR / "probes" / f"{name}-{gpu}.csv"
     if not path.exists():
         return pd.DataFrame()
     df = pd.read_csv(path, keep_default_na=False)
+    # a quantity a kernel has no record of (the floor's read has no ring fill) is blank: not a number
+    df = df.assign(**{c: pd.to_numeric(df[c], errors="coerce") for c in df.columns if c.endswith("_ns")})
     groups = df.groupby(["m", "k", "l", "mode", "kernel"], sort=False)
     medians = groups.median(numeric_only=True).assign(calls=groups.size()).reset_index()
     return medians.merge(df.drop_duplicates(["m", "k", "l", "mode", "kernel"])[
@@ -332,6 +335,25 @@ def timeline_table(gpu: str) -> str:
                               "times after the SM's first warp started, from the SM clock (results/probes/)"))
         tables.append("\n".join(lines))
     return "\n\n".join(tables)
+
+
+def ring_timeline_table(gpu: str, name: str) -> str:
+    """A ring stamped beside the floor's read (scripts/probes/ring_timeline.py, its rows `name`): per
+    shape, mode and kernel, the call, the ring's fill, when the median SM and the last had their last
+    bytes (a ring's last stage) and their ends, and the median SM's tail (medians over the calls)."""
+    df = timeline_rows(gpu, name)
+    if df.empty:
+        return f"_No {name} probe recorded for {gpu} yet._"
+    lines = ["| shape | mode | kernel | call us | fill us | last bytes us (last SM) | end us (last SM) | tail ns |",
+             "|---|---|---|---:|---:|---:|---:|---:|"]
+    for r in df.itertuples():
+        lines.append(f"| {r.m}x{r.k}x{r.l} | {r.mode} | {r.kernel} | {_fmt(r.call_ns / 1e3, 2)} | {_fmt(r.fill_ns / 1e3, 2)} | "
+                     f"{_fmt(r.last_arrival_ns / 1e3, 2)} ({_fmt(r.last_arrival_max_ns / 1e3, 2)}) | "
+                     f"{_fmt(r.end_ns / 1e3, 2)} ({_fmt(r.end_max_ns / 1e3, 2)}) | {_fmt(r.tail_ns, 0)} |")
+    lines.append(run_note(df.iloc[0], f"results/probes/{name}-{gpu}.csv; one call at a time after the clearing, median of "
+                          f"{int(df.calls.iloc[0])} calls; an SM's times after its first start (its ring block's, or its "
+                          "first warp's), from the SM clock"))
+    return "\n".join(lines)
 
 
 def room_rows(gpu: str) -> pd.DataFrame:
@@ -499,6 +521,7 @@ TABLES = {
     "clocks": clocks_table,
     "timeline": timeline_table,
     "timeline-room": room_table,
+    "ring-timeline": ring_timeline_table,
     "latency": latency_table,
     "sweep": sweep_table,
     "shapes": shapes_table,

@@ -234,3 +234,13 @@ def test_rows_depth_checks_every_build_it_times():
     from scripts.probes import rows_depth
     assert list(rows_depth.builds()) == ["93f", "84q", "84v", "84q, 4 stages", "84v, 4 stages"]
     assert rows_depth.builds()["84v, 4 stages"][1] == {"STAGES": 4}
+
+
+def test_the_ring_timeline_table_shows_each_stamped_run_and_no_fill_for_the_floor():
+    # common/reports.py ring_timeline_table: a ring's stamped rows beside the floor's, by the name its
+    # probe recorded them under; the floor's read has no ring fill (blank in the CSV), shown as "-"
+    table = reports.ring_timeline_table("h200", "rows-split-timeline")
+    rows = [line.split(" | ") for line in table.splitlines() if line.startswith("| 28672x4096x1 | clean")]
+    assert [row[2] for row in rows] == ["84v, stamped", "floor"]
+    assert rows[1][4] == "-" and rows[0][4] != "-"
+    assert reports.ring_timeline_table("h200", "no-such-run").startswith("_No no-such-run probe")
