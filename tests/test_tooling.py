@@ -244,3 +244,17 @@ def test_the_ring_timeline_table_shows_each_stamped_run_and_no_fill_for_the_floo
     assert [row[2] for row in rows] == ["84v, stamped", "floor"]
     assert rows[1][4] == "-" and rows[0][4] != "-"
     assert reports.ring_timeline_table("h200", "no-such-run").startswith("_No no-such-run probe")
+
+
+def test_rows_alone_times_the_rings_without_products_unchecked(monkeypatch):
+    # scripts/probes/rows_alone.py: 93f, 84q and 84v checked; 84q and 84v with their products left
+    # out (wrong sums) timed beside them only
+    from scripts.probes import rows_alone
+    calls = []
+    monkeypatch.setattr(rows_alone, "check_and_record",
+                        lambda name, builds, check_shapes, shapes, unchecked: calls.append((name, list(builds), unchecked)))
+    rows_alone.main()
+    (name, checked, unchecked), = calls
+    assert name == "rows-alone" and checked == ["93f", "84q", "84v"]
+    assert list(unchecked) == ["84q without products", "84v without products"]
+    assert all(defines == {"RING_PRODUCTS": 0} for _, defines in unchecked.values())
