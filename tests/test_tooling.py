@@ -258,3 +258,9 @@ def test_rows_alone_times_the_rings_without_products_unchecked(monkeypatch):
     assert name == "rows-alone" and checked == ["93f", "84q", "84v"]
     assert list(unchecked) == ["84q without products", "84v without products"]
     assert all(defines == {"RING_PRODUCTS": 0} for _, defines in unchecked.values())
+
+
+def test_short_folds_checks_84w_beside_its_parent():
+    # scripts/probes/short_folds.py: 84w beside 84v (its parent), 84q and 93f, all checked
+    from scripts.probes import short_folds
+    assert list(short_folds.builds()) == ["93f", "84q", "84v", "84w"]
