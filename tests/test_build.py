@@ -282,9 +282,9 @@ def test_the_timeline_probe_keeps_95s_registers_without_spilling(kernel):
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
 
 
-@pytest.mark.parametrize("number", ["84q", "84v"])
+@pytest.mark.parametrize("number", ["84q", "84v", "84w"])
 def test_the_ring_timeline_stamps_a_ring_without_spilling_and_only_when_asked(number):
-    # scripts/probes/ring_timeline.py builds 84q (rows_split.py 84v) with RING_STAMPS=1: the stamps
+    # scripts/probes/ring_timeline.py builds 84q (rows_split.py 84v, short_folds.py 84w) with RING_STAMPS=1: the stamps
     # (the global timer read at a block's start and end) only in that build, and no spill in it (a
     # spilled stamp would time another kernel); the attempt's own build reads no timer
     probe = _probe_script("ring_timeline")

@@ -260,7 +260,13 @@ def test_rows_alone_times_the_rings_without_products_unchecked(monkeypatch):
     assert all(defines == {"RING_PRODUCTS": 0} for _, defines in unchecked.values())
 
 
-def test_short_folds_checks_84w_beside_its_parent():
-    # scripts/probes/short_folds.py: 84w beside 84v (its parent), 84q and 93f, all checked
+def test_short_folds_checks_84w_beside_its_parent_then_stamps_it(monkeypatch):
+    # scripts/probes/short_folds.py: 84w beside 84v (its parent), 84q and 93f, all checked, then
+    # stamped beside the floor's read under its own name
     from scripts.probes import short_folds
     assert list(short_folds.builds()) == ["93f", "84q", "84v", "84w"]
+    calls = []
+    monkeypatch.setattr(short_folds, "check_and_record", lambda name, builds, check_shapes, shapes: calls.append(name))
+    monkeypatch.setattr(short_folds, "stamped_timeline", lambda ring, name: calls.append((ring.number, name)))
+    short_folds.main()
+    assert calls == ["short-folds", ("84w", "short-folds-timeline")]
