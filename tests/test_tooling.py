@@ -260,6 +260,28 @@ def test_rows_alone_times_the_rings_without_products_unchecked(monkeypatch):
     assert all(defines == {"RING_PRODUCTS": 0} for _, defines in unchecked.values())
 
 
+def test_folds_alone_times_the_folded_ring_without_products_unchecked(monkeypatch):
+    # scripts/probes/folds_alone.py: 93f, 84v and 84w checked; 84v and 84w with their products left
+    # out (wrong sums) timed beside them only
+    from scripts.probes import folds_alone
+    calls = []
+    monkeypatch.setattr(folds_alone, "check_and_record",
+                        lambda name, builds, check_shapes, shapes, unchecked: calls.append((name, list(builds), unchecked)))
+    folds_alone.main()
+    (name, checked, unchecked), = calls
+    assert name == "folds-alone" and checked == ["93f", "84v", "84w"]
+    assert list(unchecked) == ["84v without products", "84w without products"]
+    assert all(defines == {"RING_PRODUCTS": 0} for _, defines in unchecked.values())
+
+
+def test_ring_spans_stamps_84q_84v_and_84w_with_their_records():
+    # scripts/probes/ring_spans.py: the three rings that section 80 compares, each read with 84q's
+    # record of a ring block (ring_timeline.py's fields), the floor with timeline.py's
+    from scripts.probes import ring_spans, ring_timeline
+    assert ring_spans.RINGS == ("84q", "84v", "84w")
+    assert ring_spans.STAMPED is ring_timeline.STAMPED and ring_spans.RING_FIELDS is ring_timeline.RING_FIELDS
+
+
 def test_short_folds_checks_84w_beside_its_parent_then_stamps_it(monkeypatch):
     # scripts/probes/short_folds.py: 84w beside 84v (its parent), 84q and 93f, all checked, then
     # stamped beside the floor's read under its own name

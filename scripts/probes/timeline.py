@@ -92,6 +92,12 @@ def stamped_call(kernel, data, mode: str, stamps: torch.Tensor, fields=FIELDS, c
     L2Clearer(mode)()
     kernel(data)
     torch.cuda.synchronize()
+    return records(stamps, fields, clocks)
+
+
+def records(stamps: torch.Tensor, fields=FIELDS, clocks=CLOCKS) -> pd.DataFrame:
+    """The stamps a call left: every warp's (or block's) record of 8 words named by `fields`, as a
+    row, those in `clocks` SM clocks counted from its SM's first start."""
     words = stamps[: stamps.numel() // len(fields) * len(fields)].view(-1, len(fields)).cpu().numpy()
     warps = pd.DataFrame(words.astype("int64") & 0xFFFFFFFF, columns=fields).drop(columns="_")
     warps = warps[warps.sm > 0].assign(sm=lambda w: w.sm - 1)
@@ -170,8 +176,8 @@ def room_run():
 def stamp_buffer(shapes) -> torch.Tensor:
     """Room for a record per warp on any of the shapes: at most a warp per 512 bytes of A and its
     scales, and the batch's B."""
-    records = max(m * l * (k // 2 + k // 16) // 512 + 64 * l + 1024 for m, k, l in shapes)
-    return torch.zeros(records * len(FIELDS), dtype=torch.int32, device="cuda")
+    room = max(m * l * (k // 2 + k // 16) // 512 + 64 * l + 1024 for m, k, l in shapes)
+    return torch.zeros(room * len(FIELDS), dtype=torch.int32, device="cuda")
 
 
 def warmed_up(name: str, defines: dict, stamps: torch.Tensor, data, shape, source: Path = SOURCE,
