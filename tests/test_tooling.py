@@ -282,6 +282,18 @@ def test_ring_spans_stamps_84q_84v_and_84w_with_their_records():
     assert ring_spans.STAMPED is ring_timeline.STAMPED and ring_spans.RING_FIELDS is ring_timeline.RING_FIELDS
 
 
+def test_runs_from_host_checks_84x_beside_its_parent_then_spans_the_rings(monkeypatch):
+    # scripts/probes/runs_from_host.py: 84x beside 84w (its parent), 84q and 93f, all checked, then
+    # 84q, 84w and 84x stamped and timed by events under the probe's own name
+    from scripts.probes import runs_from_host
+    calls = []
+    monkeypatch.setattr(runs_from_host, "check_and_record",
+                        lambda name, builds, check_shapes, shapes: calls.append((name, list(builds))))
+    monkeypatch.setattr(runs_from_host, "spans", lambda rings, name: calls.append((rings, name)))
+    runs_from_host.main()
+    assert calls == [("runs-from-host", ["93f", "84q", "84w", "84x"]), (("84q", "84w", "84x"), "runs-from-host-spans")]
+
+
 def test_short_folds_checks_84w_beside_its_parent_then_stamps_it(monkeypatch):
     # scripts/probes/short_folds.py: 84w beside 84v (its parent), 84q and 93f, all checked, then
     # stamped beside the floor's read under its own name

@@ -49,7 +49,9 @@ def timed_stamped_call(kernel, data, mode: str, stamps: torch.Tensor, fields, cl
     return records(stamps, fields, clocks), start.elapsed_time(end) * 1e6
 
 
-def main():
+def spans(rings, name: str) -> None:
+    """The rings `rings` (attempt numbers, each with RING_STAMPS) and the floor's read, stamped and
+    timed by events, call after call; rows in results/probes/<name>-<gpu>.csv."""
     gpu = sol.gpu_key(torch.cuda.get_device_name())
     stamps = stamp_buffer(SHAPES)
     rows = []
@@ -57,7 +59,7 @@ def main():
         data = problem.generate_input(*shape, seed=problem.TASK_SEED)
         m, k, l = shape
         rings = {f"{n}, stamped": warmed_up(f"{n}, stamped", STAMPED, stamps, data, shape, attempts.find(n).source, n)
-                 for n in RINGS}
+                 for n in rings}
         for mode in MODES:
             config, defines = floor_defines(gpu, shape, mode)
             kernels = {**rings, "floor": warmed_up("floor", defines, stamps, data, shape)}
@@ -71,11 +73,15 @@ def main():
                                  "mode": mode, "call": call, **row, "event_ns": event_ns,
                                  "outside_ns": event_ns - row["call_ns"]})
     df = pd.DataFrame(rows).assign(**results.provenance())
-    out = RESULTS_DIR / "probes" / f"ring-spans-{gpu}.csv"
+    out = RESULTS_DIR / "probes" / f"{name}-{gpu}.csv"
     df.to_csv(out, index=False, float_format="%.4f")
     shown = ["event_ns", "call_ns", "outside_ns", "last_arrival_ns", "last_arrival_max_ns", "end_max_ns", "tail_ns"]
     print(df.groupby(["m", "k", "l", "mode", "kernel"], sort=False)[shown].median().round(0).to_string())
     print(f"recorded {len(df)} rows in {out}")
+
+
+def main():
+    spans(RINGS, "ring-spans")
 
 
 if __name__ == "__main__":
