@@ -282,6 +282,34 @@ def test_ring_spans_stamps_84q_84v_and_84w_with_their_records():
     assert ring_spans.STAMPED is ring_timeline.STAMPED and ring_spans.RING_FIELDS is ring_timeline.RING_FIELDS
 
 
+def test_ring_spans_stamps_every_ring_on_every_shape_and_keeps_the_outside(monkeypatch, tmp_path):
+    # scripts/probes/ring_spans.py spans(): each ring (stamped under its own name) and the floor, on
+    # every shape and mode, each call's time outside its blocks' span = its events' time - its span;
+    # the GPU's side replaced by stand-ins
+    import pandas as pd
+    from scripts.probes import ring_spans
+    shapes = [(256, 1024, 1), (512, 2048, 2)]
+    warmed = []
+    monkeypatch.setattr(ring_spans, "SHAPES", shapes)
+    monkeypatch.setattr(ring_spans, "RESULTS_DIR", tmp_path)
+    monkeypatch.setattr(ring_spans.torch.cuda, "get_device_name", lambda: "NVIDIA H200")
+    monkeypatch.setattr(ring_spans, "stamp_buffer", lambda shapes: None)
+    monkeypatch.setattr(ring_spans.problem, "generate_input", lambda m, k, l, seed: (m, k, l))
+    monkeypatch.setattr(ring_spans, "floor_defines", lambda gpu, shape, mode: ("cfg", {}))
+    monkeypatch.setattr(ring_spans, "warmed_up", lambda name, *args: warmed.append(name) or name)
+    monkeypatch.setattr(ring_spans, "timed_stamped_call", lambda kernel, *args: (kernel, 5000.0))
+    quantities = {c: 0.0 for c in ("last_arrival_ns", "last_arrival_max_ns", "end_max_ns", "tail_ns")}
+    monkeypatch.setattr(ring_spans, "ring_summary", lambda blocks: {**quantities, "call_ns": 3000.0})
+    monkeypatch.setattr(ring_spans, "summary", lambda warps: {**quantities, "call_ns": 4000.0})
+    monkeypatch.setattr(ring_spans.results, "provenance", lambda: {"gpu": "NVIDIA H200"})
+    (tmp_path / "probes").mkdir()
+    ring_spans.spans(("84q", "84w"), "spans-test")
+    df = pd.read_csv(tmp_path / "probes" / "spans-test-h200.csv")
+    assert warmed.count("84w, stamped") == len(shapes) and warmed.count("floor") == 2 * len(shapes)
+    assert len(df) == len(shapes) * 2 * ring_spans.CALLS * 3
+    assert set(df[df.kernel != "floor"].outside_ns) == {2000.0} and set(df[df.kernel == "floor"].outside_ns) == {1000.0}
+
+
 def test_runs_from_host_checks_84x_beside_its_parent_then_spans_the_rings(monkeypatch):
     # scripts/probes/runs_from_host.py: 84x beside 84w (its parent), 84q and 93f, all checked, then
     # 84q, 84w and 84x stamped and timed by events under the probe's own name
@@ -292,6 +320,18 @@ def test_runs_from_host_checks_84x_beside_its_parent_then_spans_the_rings(monkey
     monkeypatch.setattr(runs_from_host, "spans", lambda rings, name: calls.append((rings, name)))
     runs_from_host.main()
     assert calls == [("runs-from-host", ["93f", "84q", "84w", "84x"]), (("84q", "84w", "84x"), "runs-from-host-spans")]
+
+
+def test_runs_spread_checks_84y_beside_its_parent_then_spans_the_rings(monkeypatch):
+    # scripts/probes/runs_spread.py: 84y beside 84x (its parent), 84w and 93f, all checked, then
+    # 84q, 84w, 84x and 84y stamped and timed by events under the probe's own name
+    from scripts.probes import runs_spread
+    calls = []
+    monkeypatch.setattr(runs_spread, "check_and_record",
+                        lambda name, builds, check_shapes, shapes: calls.append((name, list(builds))))
+    monkeypatch.setattr(runs_spread, "spans", lambda rings, name: calls.append((rings, name)))
+    runs_spread.main()
+    assert calls == [("runs-spread", ["93f", "84w", "84x", "84y"]), (("84q", "84w", "84x", "84y"), "runs-spread-spans")]
 
 
 def test_short_folds_checks_84w_beside_its_parent_then_stamps_it(monkeypatch):

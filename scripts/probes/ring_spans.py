@@ -58,18 +58,18 @@ def spans(rings, name: str) -> None:
     for shape in SHAPES:
         data = problem.generate_input(*shape, seed=problem.TASK_SEED)
         m, k, l = shape
-        rings = {f"{n}, stamped": warmed_up(f"{n}, stamped", STAMPED, stamps, data, shape, attempts.find(n).source, n)
-                 for n in rings}
+        stamped = {f"{n}, stamped": warmed_up(f"{n}, stamped", STAMPED, stamps, data, shape, attempts.find(n).source, n)
+                   for n in rings}
         for mode in MODES:
             config, defines = floor_defines(gpu, shape, mode)
-            kernels = {**rings, "floor": warmed_up("floor", defines, stamps, data, shape)}
+            kernels = {**stamped, "floor": warmed_up("floor", defines, stamps, data, shape)}
             for call in range(CALLS):
-                for name, kernel in kernels.items():
-                    ring = name != "floor"
+                for kernel_name, kernel in kernels.items():
+                    ring = kernel_name != "floor"
                     fields, clocks = (RING_FIELDS, RING_CLOCKS) if ring else (FIELDS, CLOCKS)
                     blocks, event_ns = timed_stamped_call(kernel, data, mode, stamps, fields, clocks)
                     row = ring_summary(blocks) if ring else summary(blocks)
-                    rows.append({"kernel": name, "floor_config": "" if ring else config, "m": m, "k": k, "l": l,
+                    rows.append({"kernel": kernel_name, "floor_config": "" if ring else config, "m": m, "k": k, "l": l,
                                  "mode": mode, "call": call, **row, "event_ns": event_ns,
                                  "outside_ns": event_ns - row["call_ns"]})
     df = pd.DataFrame(rows).assign(**results.provenance())
