@@ -356,6 +356,26 @@ def ring_timeline_table(gpu: str, name: str) -> str:
     return "\n".join(lines)
 
 
+def ring_spans_table(gpu: str, name: str) -> str:
+    """Rings and the floor stamped and timed by events call after call (scripts/probes/ring_spans.py,
+    its rows `name`): per shape, mode and kernel, the events' time, the blocks' span, what lies
+    outside it, when the median SM and the last had their last bytes, and the median SM's tail
+    (medians over the calls)."""
+    df = timeline_rows(gpu, name)
+    if df.empty:
+        return f"_No {name} probe recorded for {gpu} yet._"
+    lines = ["| shape | mode | kernel | events us | blocks' span us | outside us | last bytes us (last SM) | tail ns |",
+             "|---|---|---|---:|---:|---:|---:|---:|"]
+    for r in df.itertuples():
+        lines.append(f"| {r.m}x{r.k}x{r.l} | {r.mode} | {r.kernel} | {_fmt(r.event_ns / 1e3, 2)} | {_fmt(r.call_ns / 1e3, 2)} | "
+                     f"{_fmt(r.outside_ns / 1e3, 2)} | {_fmt(r.last_arrival_ns / 1e3, 2)} ({_fmt(r.last_arrival_max_ns / 1e3, 2)}) | "
+                     f"{_fmt(r.tail_ns, 0)} |")
+    lines.append(run_note(df.iloc[0], f"results/probes/{name}-{gpu}.csv; one call at a time after the clearing, the GPU "
+                          f"held while the host enqueues it, median of {int(df.calls.iloc[0])} calls; the span from the first "
+                          "block's (or warp's) start stamp to the last one's end stamp, an SM's times after its first start"))
+    return "\n".join(lines)
+
+
 def room_rows(gpu: str) -> pd.DataFrame:
     """`timeline.py room`'s run (results/probes/timeline-room-<gpu>.csv); empty where none."""
     path = results.RESULTS_DIR / "probes" / f"timeline-room-{gpu}.csv"
@@ -522,6 +542,7 @@ TABLES = {
     "timeline": timeline_table,
     "timeline-room": room_table,
     "ring-timeline": ring_timeline_table,
+    "ring-spans": ring_spans_table,
     "latency": latency_table,
     "sweep": sweep_table,
     "shapes": shapes_table,

@@ -246,6 +246,19 @@ def test_the_ring_timeline_table_shows_each_stamped_run_and_no_fill_for_the_floo
     assert reports.ring_timeline_table("h200", "no-such-run").startswith("_No no-such-run probe")
 
 
+def test_the_ring_spans_table_shows_what_lies_outside_each_kernels_blocks():
+    # common/reports.py ring_spans_table: per kernel the events' time, the span and what lies
+    # outside it (each the median over the calls: the outside is not the medians' difference), the
+    # floor beside the rings
+    table = reports.ring_spans_table("h200", "ring-spans")
+    rows = [line.split(" | ") for line in table.splitlines() if line.startswith("| 4096x14336x1 | clean")]
+    assert [row[2] for row in rows] == ["84q, stamped", "84v, stamped", "84w, stamped", "floor"]
+    for row in rows:
+        event, span, outside = (float(cell) for cell in row[3:6])
+        assert span < event and 0 < outside < event, row
+    assert reports.ring_spans_table("h200", "no-such-run").startswith("_No no-such-run probe")
+
+
 def test_rows_alone_times_the_rings_without_products_unchecked(monkeypatch):
     # scripts/probes/rows_alone.py: 93f, 84q and 84v checked; 84q and 84v with their products left
     # out (wrong sums) timed beside them only
@@ -332,6 +345,18 @@ def test_runs_spread_checks_84y_beside_its_parent_then_spans_the_rings(monkeypat
     monkeypatch.setattr(runs_spread, "spans", lambda rings, name: calls.append((rings, name)))
     runs_spread.main()
     assert calls == [("runs-spread", ["93f", "84w", "84x", "84y"]), (("84q", "84w", "84x", "84y"), "runs-spread-spans")]
+
+
+def test_84xs_longer_runs_first_give_four_blocks_more_stages_on_4096x7168x8():
+    # scripts/probes/runs_spread.py block_stages (84w-84y's Cursor, counted on the host): on 132
+    # blocks, 84x's runs (the longer first) leave 4 blocks of 4096x7168x8 with 32 stages where every
+    # one of 84w's (and 84y's) has 28, and 2 of 7168x2048x4 with 8 instead of 7; on 4096x14336x1
+    # both give every block 7 (one folded tile of 24 or 32 rows)
+    from scripts.probes.runs_spread import block_stages
+    first, spread = block_stages(4096, 7168, 8, 132, True), block_stages(4096, 7168, 8, 132, False)
+    assert set(spread) == {28} and max(first) == 32 and first.count(32) == 4
+    assert set(block_stages(7168, 2048, 4, 132, False)) == {7} and block_stages(7168, 2048, 4, 132, True).count(8) == 2
+    assert set(block_stages(4096, 14336, 1, 132, True)) == set(block_stages(4096, 14336, 1, 132, False)) == {7}
 
 
 def test_short_folds_checks_84w_beside_its_parent_then_stamps_it(monkeypatch):
