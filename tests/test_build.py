@@ -672,6 +672,19 @@ def test_84w_multiplies_a_folded_stage_in_sixteen_columns():
         assert ("BAR.SYNC.DEFER_BLOCKING 0x1, 0x80" in ring) == folded, number
 
 
+def test_84w_multiplies_a_whole_stage_with_84vs_code():
+    # 84w's README: a whole tile's stage is multiplied by the same code as in 84v (sm_90a): eight
+    # QGMMA.64x8x32, the run from the first to the last within two instructions of 84v's
+    spans = {}
+    for number in ("84v", "84w"):
+        ring, _ = _ring_and_plain_sass(number, "sm_90a")
+        lines = [line for line in ring.splitlines() if re.match(r"\s*/\*[0-9a-f]{4}\*/", line)]
+        mmas = [i for i, line in enumerate(lines) if "QGMMA.64x8x32" in line]
+        assert len(mmas) == 8, number
+        spans[number] = mmas[-1] - mmas[0] + 1
+    assert abs(spans["84w"] - spans["84v"]) <= 2, spans
+
+
 def test_84x_ring_blocks_start_without_a_division_routine():
     # 84x's README: its ring blocks take their runs of rows from the host's quotient and remainder,
     # so the ring kernel calls no division routine on either target; 84w's divides the rows' groups
