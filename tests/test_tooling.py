@@ -300,11 +300,11 @@ def test_ring_spans_stamps_every_ring_on_every_shape_and_keeps_the_outside(monke
     # every shape and mode, each call's time outside its blocks' span = its events' time - its span;
     # the GPU's side replaced by stand-ins
     import pandas as pd
-    from scripts.probes import ring_spans
+    from scripts.probes import ring_spans, ring_timeline
     shapes = [(256, 1024, 1), (512, 2048, 2)]
     warmed = []
     monkeypatch.setattr(ring_spans, "SHAPES", shapes)
-    monkeypatch.setattr(ring_spans, "RESULTS_DIR", tmp_path)
+    monkeypatch.setattr(ring_timeline, "RESULTS_DIR", tmp_path)
     monkeypatch.setattr(ring_spans.torch.cuda, "get_device_name", lambda: "NVIDIA H200")
     monkeypatch.setattr(ring_spans, "stamp_buffer", lambda shapes: None)
     monkeypatch.setattr(ring_spans.problem, "generate_input", lambda m, k, l, seed: (m, k, l))
@@ -314,7 +314,7 @@ def test_ring_spans_stamps_every_ring_on_every_shape_and_keeps_the_outside(monke
     quantities = {c: 0.0 for c in ("last_arrival_ns", "last_arrival_max_ns", "end_max_ns", "tail_ns")}
     monkeypatch.setattr(ring_spans, "ring_summary", lambda blocks: {**quantities, "call_ns": 3000.0})
     monkeypatch.setattr(ring_spans, "summary", lambda warps: {**quantities, "call_ns": 4000.0})
-    monkeypatch.setattr(ring_spans.results, "provenance", lambda: {"gpu": "NVIDIA H200"})
+    monkeypatch.setattr(ring_timeline.results, "provenance", lambda: {"gpu": "NVIDIA H200"})
     (tmp_path / "probes").mkdir()
     ring_spans.spans(("84q", "84w"), "spans-test")
     df = pd.read_csv(tmp_path / "probes" / "spans-test-h200.csv")

@@ -18,22 +18,20 @@ than 84q's and their outside parts are within half a microsecond of each other.
 import sys
 from pathlib import Path
 
-import pandas as pd
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts, problem, results, sol  # noqa: E402
-from common.results import RESULTS_DIR  # noqa: E402
+from common import attempts, problem, sol  # noqa: E402
 from common.timing import MODES, L2Clearer, spin_cycles_per_us  # noqa: E402
 from scripts.probes.ring_depth import SHAPES  # noqa: E402
-from scripts.probes.ring_timeline import RING_CLOCKS, RING_FIELDS, STAMPED, ring_summary  # noqa: E402
+from scripts.probes.ring_timeline import RING_CLOCKS, RING_FIELDS, STAMPED, record_calls, ring_summary  # noqa: E402
 from scripts.probes.timeline import CALLS, CLOCKS, FIELDS, floor_defines, records, stamp_buffer, summary, warmed_up  # noqa: E402
 
 RINGS = ("84q", "84v", "84w")
 HOLD_US = 2000  # the spin before the clearing: longer than the host takes to enqueue it and the call
 
 
-def timed_stamped_call(kernel, data, mode: str, stamps: torch.Tensor, fields, clocks) -> tuple[pd.DataFrame, float]:
+def timed_stamped_call(kernel, data, mode: str, stamps: torch.Tensor, fields, clocks) -> tuple:
     """One stamped call after the clearing, between two events, the GPU held while the host
     enqueues them (common/timing.py's hold): its records and the events' time in ns."""
     stamps.zero_()
@@ -72,12 +70,8 @@ def spans(rings, name: str) -> None:
                     rows.append({"kernel": kernel_name, "floor_config": "" if ring else config, "m": m, "k": k, "l": l,
                                  "mode": mode, "call": call, **row, "event_ns": event_ns,
                                  "outside_ns": event_ns - row["call_ns"]})
-    df = pd.DataFrame(rows).assign(**results.provenance())
-    out = RESULTS_DIR / "probes" / f"{name}-{gpu}.csv"
-    df.to_csv(out, index=False, float_format="%.4f")
-    shown = ["event_ns", "call_ns", "outside_ns", "last_arrival_ns", "last_arrival_max_ns", "end_max_ns", "tail_ns"]
-    print(df.groupby(["m", "k", "l", "mode", "kernel"], sort=False)[shown].median().round(0).to_string())
-    print(f"recorded {len(df)} rows in {out}")
+    record_calls(rows, name, gpu, ["event_ns", "call_ns", "outside_ns", "last_arrival_ns", "last_arrival_max_ns",
+                                   "end_max_ns", "tail_ns"])
 
 
 def main():

@@ -68,10 +68,15 @@ def stamped_timeline(ring: attempts.Attempt, name: str) -> None:
                 rows.append({"kernel": stamped_name, "floor_config": "", **base, **ring_summary(blocks)})
                 warps = stamped_call(floor_read, data, mode, stamps)
                 rows.append({"kernel": "floor", "floor_config": config, **base, **summary(warps)})
+    record_calls(rows, name, gpu, ["call_ns", "fill_ns", "last_arrival_ns", "end_ns", "tail_ns", "tail_max_ns", "sm_ghz"])
+
+
+def record_calls(rows: list, name: str, gpu: str, shown: list) -> None:
+    """Stamped calls' rows with their provenance in results/probes/<name>-<gpu>.csv; the medians of
+    the `shown` quantities per shape, mode and kernel printed."""
     df = pd.DataFrame(rows).assign(**results.provenance())
     out = RESULTS_DIR / "probes" / f"{name}-{gpu}.csv"
     df.to_csv(out, index=False, float_format="%.4f")
-    shown = ["call_ns", "fill_ns", "last_arrival_ns", "end_ns", "tail_ns", "tail_max_ns", "sm_ghz"]
     print(df.groupby(["m", "k", "l", "mode", "kernel"], sort=False)[shown].median().round(1).to_string())
     print(f"recorded {len(df)} rows in {out}")
 
