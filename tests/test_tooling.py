@@ -359,6 +359,14 @@ def test_84xs_longer_runs_first_give_four_blocks_more_stages_on_4096x7168x8():
     assert set(block_stages(4096, 14336, 1, 132, True)) == set(block_stages(4096, 14336, 1, 132, False)) == {7}
 
 
+def test_stamped_rounds_times_84q_and_84w_plain_and_stamped():
+    # scripts/probes/stamped_rounds.py: each ring plain (the attempt's own build) and with its stamps
+    from scripts.probes import stamped_rounds
+    builds = stamped_rounds.builds()
+    assert list(builds) == ["84q", "84q, stamped", "84w", "84w, stamped"]
+    assert builds["84q"][1] is None and builds["84w, stamped"][1] == {"RING_STAMPS": 1}
+
+
 def test_short_folds_checks_84w_beside_its_parent_then_stamps_it(monkeypatch):
     # scripts/probes/short_folds.py: 84w beside 84v (its parent), 84q and 93f, all checked, then
     # stamped beside the floor's read under its own name

@@ -1,0 +1,41 @@
+"""84q and 84w, each plain and with its stamps (RING_STAMPS=1, the builds the probe ring_spans
+timed), in rotated rounds as the floor check times its strategies (common/floor.py); rows in
+results/probes/stamped-rounds-<gpu>.csv. The plain builds are the attempts; the stamped ones write
+their stamps to a buffer alive while they run. From the repository root on a GPU:
+    python3 scripts/probes/stamped_rounds.py
+
+The question (closing-the-gap section 80): on 4096x14336x1 in clean mode the rounds put 84q's plain
+build ahead of 84w's by several points, while `ring_spans`, timing the stamped builds one call at a
+time after the GPU sat idle, put them level or 84w ahead. Written before it ran: if the stamps
+change the builds, in these rounds stamped 84w is within 1 point of stamped 84q or ahead of it
+while plain 84q stays at least 3 points ahead of plain 84w; if it is the method (calls back to
+back against one call after an idle GPU), the stamped builds keep the plain builds' order here,
+stamped 84q at least 3 points ahead of stamped 84w.
+"""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from common import attempts  # noqa: E402
+from scripts.probes.probe import record  # noqa: E402
+from scripts.probes.ring_depth import SHAPES  # noqa: E402
+from scripts.probes.ring_timeline import STAMPED  # noqa: E402
+from scripts.probes.timeline import stamp_buffer, stamped  # noqa: E402
+
+RINGS = ("84q", "84w")
+
+
+def builds() -> dict:
+    return {name: (attempts.find(n).source, defines) for n in RINGS
+            for name, defines in ((n, None), (f"{n}, stamped", STAMPED))}
+
+
+def main():
+    stamps = stamp_buffer(SHAPES)  # where the stamped builds write, alive while they run
+    for n in RINGS:
+        stamped(STAMPED, stamps, attempts.find(n).source)
+    record("stamped-rounds", builds(), SHAPES)
+
+
+if __name__ == "__main__":
+    main()
