@@ -685,6 +685,26 @@ def test_84w_multiplies_a_whole_stage_with_84vs_code():
     assert abs(spans["84w"] - spans["84v"]) <= 2, spans
 
 
+def _b_warps_wait_to_fence(library) -> int:
+    """Instructions from the B warps' last slot wait to their proxy fence in a ring build (sm_90a)."""
+    functions = re.split(r"^\s*Function : ", build.sass(library, "sm_90a"), flags=re.M)[1:]
+    (ring,) = [f for f in functions if "ring_kernel" in f.split("\n", 1)[0]]
+    lines = [line for line in ring.splitlines() if re.match(r"\s*/\*[0-9a-f]{4}\*/", line)]
+    fence = max(i for i, line in enumerate(lines) if "FENCE.VIEW.ASYNC.S" in line)
+    return fence - max(i for i, line in enumerate(lines[:fence]) if "TRYWAIT" in line)
+
+
+def test_84ws_stamps_leave_its_b_warps_path_as_long():
+    # 84w's README: its stamped build (RING_STAMPS=1), faster on the H200, orders the B warps' code
+    # differently but keeps its path from a slot's wait to the fence within a few instructions of
+    # the plain build's (216 and 213 with the local nvcc 13.0); 84v's is far shorter (84w's holds a
+    # folded stage's second share too, under a branch).
+    source = attempts.find("84w").source
+    plain, stamped = (_b_warps_wait_to_fence(build.build(source, d)) for d in (None, {"RING_STAMPS": 1}))
+    assert abs(plain - stamped) <= 5, (plain, stamped)
+    assert _b_warps_wait_to_fence(build.build(attempts.find("84v").source)) < plain - 50
+
+
 def test_84x_ring_blocks_start_without_a_division_routine():
     # 84x's README: its ring blocks take their runs of rows from the host's quotient and remainder,
     # so the ring kernel calls no division routine on either target; 84w's divides the rows' groups
