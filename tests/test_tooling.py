@@ -365,6 +365,7 @@ def test_stamped_rounds_times_84q_and_84w_plain_and_stamped():
     builds = stamped_rounds.builds()
     assert list(builds) == ["84q", "84q, stamped", "84w", "84w, stamped"]
     assert builds["84q"][1] is None and builds["84w, stamped"][1] == {"RING_STAMPS": 1}
+    assert list(stamped_rounds.profiled()) == ["84w", "84w, stamped"]
 
 
 def test_short_folds_checks_84w_beside_its_parent_then_stamps_it(monkeypatch):
