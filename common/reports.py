@@ -337,43 +337,47 @@ def timeline_table(gpu: str) -> str:
     return "\n\n".join(tables)
 
 
-def ring_timeline_table(gpu: str, name: str) -> str:
-    """A ring stamped beside the floor's read (scripts/probes/ring_timeline.py, its rows `name`): per
-    shape, mode and kernel, the call, the ring's fill, when the median SM and the last had their last
-    bytes (a ring's last stage) and their ends, and the median SM's tail (medians over the calls)."""
+def _stamped_calls_table(gpu: str, name: str, columns: dict, how: str) -> str:
+    """A stamped probe's calls (results/probes/<name>-<gpu>.csv), per shape, mode and kernel (medians
+    over the calls): `columns` maps each header to the cell it shows of a row; `how` adds to the
+    note how the calls ran."""
     df = timeline_rows(gpu, name)
     if df.empty:
         return f"_No {name} probe recorded for {gpu} yet._"
-    lines = ["| shape | mode | kernel | call us | fill us | last bytes us (last SM) | end us (last SM) | tail ns |",
-             "|---|---|---|---:|---:|---:|---:|---:|"]
+    lines = ["| shape | mode | kernel | " + " | ".join(columns) + " |", "|---|---|---|" + "---:|" * len(columns)]
     for r in df.itertuples():
-        lines.append(f"| {r.m}x{r.k}x{r.l} | {r.mode} | {r.kernel} | {_fmt(r.call_ns / 1e3, 2)} | {_fmt(r.fill_ns / 1e3, 2)} | "
-                     f"{_fmt(r.last_arrival_ns / 1e3, 2)} ({_fmt(r.last_arrival_max_ns / 1e3, 2)}) | "
-                     f"{_fmt(r.end_ns / 1e3, 2)} ({_fmt(r.end_max_ns / 1e3, 2)}) | {_fmt(r.tail_ns, 0)} |")
-    lines.append(run_note(df.iloc[0], f"results/probes/{name}-{gpu}.csv; one call at a time after the clearing, median of "
-                          f"{int(df.calls.iloc[0])} calls; an SM's times after its first start (its ring block's, or its "
-                          "first warp's), from the SM clock"))
+        lines.append(f"| {r.m}x{r.k}x{r.l} | {r.mode} | {r.kernel} | " + " | ".join(cell(r) for cell in columns.values()) + " |")
+    lines.append(run_note(df.iloc[0], f"results/probes/{name}-{gpu}.csv; one call at a time after the clearing{how}, "
+                          f"median of {int(df.calls.iloc[0])} calls; an SM's times after its first start (its ring "
+                          "block's, or its first warp's), from the SM clock"))
     return "\n".join(lines)
+
+
+def _us(ns) -> str:
+    return _fmt(ns / 1e3, 2)
+
+
+def ring_timeline_table(gpu: str, name: str) -> str:
+    """A ring stamped beside the floor's read (scripts/probes/ring_timeline.py, its rows `name`): the
+    call, the ring's fill, when the median SM and the last had their last bytes (a ring's last
+    stage) and their ends, and the median SM's tail."""
+    return _stamped_calls_table(gpu, name, {
+        "call us": lambda r: _us(r.call_ns), "fill us": lambda r: _us(r.fill_ns),
+        "last bytes us (last SM)": lambda r: f"{_us(r.last_arrival_ns)} ({_us(r.last_arrival_max_ns)})",
+        "end us (last SM)": lambda r: f"{_us(r.end_ns)} ({_us(r.end_max_ns)})",
+        "tail ns": lambda r: _fmt(r.tail_ns, 0)}, "")
 
 
 def ring_spans_table(gpu: str, name: str) -> str:
     """Rings and the floor stamped and timed by events call after call (scripts/probes/ring_spans.py,
-    its rows `name`): per shape, mode and kernel, the events' time, the blocks' span, what lies
-    outside it, when the median SM and the last had their last bytes, and the median SM's tail
-    (medians over the calls)."""
-    df = timeline_rows(gpu, name)
-    if df.empty:
-        return f"_No {name} probe recorded for {gpu} yet._"
-    lines = ["| shape | mode | kernel | events us | blocks' span us | outside us | last bytes us (last SM) | tail ns |",
-             "|---|---|---|---:|---:|---:|---:|---:|"]
-    for r in df.itertuples():
-        lines.append(f"| {r.m}x{r.k}x{r.l} | {r.mode} | {r.kernel} | {_fmt(r.event_ns / 1e3, 2)} | {_fmt(r.call_ns / 1e3, 2)} | "
-                     f"{_fmt(r.outside_ns / 1e3, 2)} | {_fmt(r.last_arrival_ns / 1e3, 2)} ({_fmt(r.last_arrival_max_ns / 1e3, 2)}) | "
-                     f"{_fmt(r.tail_ns, 0)} |")
-    lines.append(run_note(df.iloc[0], f"results/probes/{name}-{gpu}.csv; one call at a time after the clearing, the GPU "
-                          f"held while the host enqueues it, median of {int(df.calls.iloc[0])} calls; the span from the first "
-                          "block's (or warp's) start stamp to the last one's end stamp, an SM's times after its first start"))
-    return "\n".join(lines)
+    its rows `name`): the events' time, the blocks' span (the first start stamp to the last end
+    stamp), what lies outside it, when the median SM and the last had their last bytes, and the
+    median SM's tail."""
+    return _stamped_calls_table(gpu, name, {
+        "events us": lambda r: _us(r.event_ns), "blocks' span us": lambda r: _us(r.call_ns),
+        "outside us": lambda r: _us(r.outside_ns),
+        "last bytes us (last SM)": lambda r: f"{_us(r.last_arrival_ns)} ({_us(r.last_arrival_max_ns)})",
+        "tail ns": lambda r: _fmt(r.tail_ns, 0)}, ", the GPU held while the host enqueues it")
 
 
 def room_rows(gpu: str) -> pd.DataFrame:

@@ -259,31 +259,20 @@ def test_the_ring_spans_table_shows_what_lies_outside_each_kernels_blocks():
     assert reports.ring_spans_table("h200", "no-such-run").startswith("_No no-such-run probe")
 
 
-def test_rows_alone_times_the_rings_without_products_unchecked(monkeypatch):
-    # scripts/probes/rows_alone.py: 93f, 84q and 84v checked; 84q and 84v with their products left
-    # out (wrong sums) timed beside them only
-    from scripts.probes import rows_alone
+@pytest.mark.parametrize("script, checked, without", [("rows_alone", ["93f", "84q", "84v"], ["84q", "84v"]),
+                                                       ("folds_alone", ["93f", "84v", "84w"], ["84v", "84w"])])
+def test_a_ring_without_products_is_timed_unchecked(monkeypatch, script, checked, without):
+    # scripts/probes/rows_alone.py and folds_alone.py: their builds checked; the rings named with
+    # their products left out (wrong sums) timed beside them only
+    import importlib
+    probe = importlib.import_module(f"scripts.probes.{script}")
     calls = []
-    monkeypatch.setattr(rows_alone, "check_and_record",
+    monkeypatch.setattr(probe, "check_and_record",
                         lambda name, builds, check_shapes, shapes, unchecked: calls.append((name, list(builds), unchecked)))
-    rows_alone.main()
-    (name, checked, unchecked), = calls
-    assert name == "rows-alone" and checked == ["93f", "84q", "84v"]
-    assert list(unchecked) == ["84q without products", "84v without products"]
-    assert all(defines == {"RING_PRODUCTS": 0} for _, defines in unchecked.values())
-
-
-def test_folds_alone_times_the_folded_ring_without_products_unchecked(monkeypatch):
-    # scripts/probes/folds_alone.py: 93f, 84v and 84w checked; 84v and 84w with their products left
-    # out (wrong sums) timed beside them only
-    from scripts.probes import folds_alone
-    calls = []
-    monkeypatch.setattr(folds_alone, "check_and_record",
-                        lambda name, builds, check_shapes, shapes, unchecked: calls.append((name, list(builds), unchecked)))
-    folds_alone.main()
-    (name, checked, unchecked), = calls
-    assert name == "folds-alone" and checked == ["93f", "84v", "84w"]
-    assert list(unchecked) == ["84v without products", "84w without products"]
+    probe.main()
+    (name, builds, unchecked), = calls
+    assert name == script.replace("_", "-") and builds == checked
+    assert list(unchecked) == [f"{n} without products" for n in without]
     assert all(defines == {"RING_PRODUCTS": 0} for _, defines in unchecked.values())
 
 

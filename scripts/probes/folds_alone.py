@@ -19,19 +19,15 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts  # noqa: E402
 from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
 from scripts.probes.ring_depth import SHAPES  # noqa: E402
-from scripts.probes.rows_alone import WITHOUT_PRODUCTS  # noqa: E402
+from scripts.probes.rows_alone import unchecked  # noqa: E402
 from scripts.probes.stages_split import CHECK_SHAPES  # noqa: E402
 
 
-def unchecked() -> dict:
-    return {f"{n} without products": (attempts.find(n).source, WITHOUT_PRODUCTS) for n in ("84v", "84w")}
-
-
 def main():
-    check_and_record("folds-alone", attempt_builds("93f", "84v", "84w"), CHECK_SHAPES, SHAPES, unchecked=unchecked())
+    check_and_record("folds-alone", attempt_builds("93f", "84v", "84w"), CHECK_SHAPES, SHAPES,
+                     unchecked=unchecked("84v", "84w"))
 
 
 if __name__ == "__main__":
