@@ -197,14 +197,25 @@ SITE_REASONS = {"long_sb": "long_scoreboard", "short_sb": "short_scoreboard", "l
                 "mio": "mio_throttle", "math": "math_pipe_throttle", "no_inst": "no_instruction"}  # the summaries
 
 
+def report_source_page(report: Path, kernel_pattern: str) -> str:
+    """A report's source page (SASS, each instruction's samples) of the kernels matching a pattern."""
+    return subprocess.run([shutil.which("ncu"), "--import", str(report), "--csv", "--page", "source",
+                           "--print-source", "sass", "--kernel-name", f"regex:{kernel_pattern}"],
+                          capture_output=True, text=True, check=True).stdout
+
+
+def launches(source_page: str) -> list[str]:
+    """A source page's tables, one a launch, in launch order."""
+    # Each a '"Kernel Name",...' line and then the table; ncu 2025.3 prints each block twice, identical.
+    split = re.split(r'^"Kernel Name".*$', source_page, flags=re.M)
+    return list(dict.fromkeys(block.strip() for block in split if block.strip()))
+
+
 def stall_sites(source_page: str, shape: str, top: int = SITES, launch: int | None = None) -> pd.DataFrame:
     """The `top` most sampled instructions of one launch on a source page (`ncu --page source --csv
     --print-source sass`): share_pct of all that launch's samples, issued or stalled, and the reason
     sampled most often there. `launch` picks one where the page holds several (0 the first)."""
-    # One block per matching launch, in launch order, each a '"Kernel Name",...' line and then the
-    # table; ncu 2025.3 prints each block twice, identical.
-    split = re.split(r'^"Kernel Name".*$', source_page, flags=re.M)
-    blocks = list(dict.fromkeys(block.strip() for block in split if block.strip()))
+    blocks = launches(source_page)
     if launch is None and len(blocks) != 1:
         raise ValueError(f"the source page holds {len(blocks)} different launches; name one")
     if launch is not None and not 0 <= launch < len(blocks):
@@ -229,10 +240,7 @@ def stall_sites(source_page: str, shape: str, top: int = SITES, launch: int | No
 def write_sites(attempt, shape, kernel_pattern, gpu, out_dir, source_page=None, launch=None):
     """The stall sites of one kernel of the attempt's report (or of a source page exported before)."""
     if source_page is None:
-        report = (REPORTS / gpu / attempt.name).with_suffix(".ncu-rep")
-        source_page = subprocess.run([shutil.which("ncu"), "--import", str(report), "--csv", "--page", "source",
-                                      "--print-source", "sass", "--kernel-name", f"regex:{kernel_pattern}"],
-                                     capture_output=True, text=True, check=True).stdout
+        source_page = report_source_page((REPORTS / gpu / attempt.name).with_suffix(".ncu-rep"), kernel_pattern)
     sites = stall_sites(source_page, shape, launch=launch)
     (out_dir / "stall-sites").mkdir(exist_ok=True)
     out = out_dir / "stall-sites" / f"{attempt.name}.csv"

@@ -137,3 +137,21 @@ def test_stall_sites_refuse_a_page_of_several_launches_unless_one_is_named():
     assert profile.stall_sites(page, "7168x16384x1", launch=0)["stall_samples"].iloc[0] == 60
     with pytest.raises(ValueError, match="no launch 2"):
         profile.stall_sites(page, "7168x2048x4", launch=2)
+
+
+def test_a_probes_sites_name_each_launch_by_its_build_and_shape_in_profile_order(monkeypatch, tmp_path):
+    # scripts/probes/probe.py profile_sites: the report's launches come in profile_target's order
+    # (each build, each shape); a page with another count of launches is refused
+    from scripts.probes import probe
+    other = [row.replace('"60","60","55"', '"61","61","56"') for row in SITES_ROWS]
+    pages = [source_block(SITES_ROWS), source_block(other)]
+    monkeypatch.setattr(probe.torch.cuda, "get_device_name", lambda: "NVIDIA H200")
+    monkeypatch.setattr(probe, "REPO", tmp_path)
+    (tmp_path / "profiles" / "h200" / "probes").mkdir(parents=True)
+    monkeypatch.setattr(probe, "report_source_page", lambda report, pattern: "\n".join(pages))
+    probe.profile_sites("p", {"plain": None}, [(1, 2, 3), (4, 5, 6)], "ring", top=1)
+    sites = probe.pd.read_csv(tmp_path / "profiles" / "h200" / "probes" / "p-sites.csv")
+    assert list(sites["name"]) == ["plain", "plain"] and list(sites["shape"]) == ["1x2x3", "4x5x6"]
+    assert list(sites["stall_samples"]) == [60, 61]
+    with pytest.raises(RuntimeError, match="expected 4 launches"):
+        probe.profile_sites("p", {"plain": None, "stamped": None}, [(1, 2, 3), (4, 5, 6)], "ring")

@@ -16,7 +16,8 @@ from common import attempts, build, floor, problem, sol  # noqa: E402
 from common.measure import Inputs, check_attempt  # noqa: E402
 from common.results import RESULTS_DIR  # noqa: E402
 from common.build import REPO  # noqa: E402
-from profiles.profile import REPORTS, STALL, kernel_summary, profile_command, raw_page  # noqa: E402
+from profiles.profile import (REPORTS, STALL, kernel_summary, launches, profile_command, raw_page,  # noqa: E402
+                              report_source_page, stall_sites)
 
 
 def included_source(number: str) -> dict:
@@ -112,6 +113,22 @@ def profile(probe: str, others: dict, shapes: list, script: Path) -> None:
     pd.DataFrame(rows).to_csv(out, index=False, float_format="%.4g")
     print(pd.DataFrame(rows)[["name", "shape", "duration_us", "dram_pct_of_peak", "issue_slot_util_pct",
                               "alu_pipe_pct", "stall_1", "stall_1_share_pct"]].to_string(index=False))
+
+
+def profile_sites(probe: str, others: dict, shapes: list, kernel_pattern: str, top: int = 16) -> None:
+    """The `top` most sampled instructions of each kernel and shape of the probe's last `profile`
+    (its report in build/profiles/), as profiles/profile.py sites reads an attempt's; rows in
+    profiles/<gpu>/probes/<probe>-sites.csv."""
+    gpu = sol.gpu_key(torch.cuda.get_device_name())
+    page = report_source_page((REPORTS / gpu / f"probe-{probe}").with_suffix(".ncu-rep"), kernel_pattern)
+    cases = [(name, "x".join(map(str, shape))) for name in others for shape in shapes]
+    if len(launches(page)) != len(cases):
+        raise RuntimeError(f"probe-{probe}: expected {len(cases)} launches of {kernel_pattern}, got {len(launches(page))}")
+    sites = pd.concat([stall_sites(page, shape, top, launch=i).assign(name=name)
+                       for i, (name, shape) in enumerate(cases)], ignore_index=True)
+    out = REPO / "profiles" / gpu / "probes" / f"{probe}-sites.csv"
+    sites[["name", *sites.columns[:-1]]].to_csv(out, index=False)
+    print(sites[["name", "shape", "sass", "share_pct", "top_reason"]].to_string(index=False))
 
 
 def time_or_profile(probe: str, timed: dict, profiled: dict, shapes: list, script: Path) -> None:
