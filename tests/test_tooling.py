@@ -1,5 +1,6 @@
 """The entry points behave for a newcomer: clear one-line errors, no needless environment,
 stable test ids, an installable package."""
+import importlib
 import re
 import subprocess
 import sys
@@ -312,28 +313,23 @@ def test_ring_spans_stamps_every_ring_on_every_shape_and_keeps_the_outside(monke
     assert set(df[df.kernel != "floor"].outside_ns) == {2000.0} and set(df[df.kernel == "floor"].outside_ns) == {1000.0}
 
 
-def test_runs_from_host_checks_84x_beside_its_parent_then_spans_the_rings(monkeypatch):
-    # scripts/probes/runs_from_host.py: 84x beside 84w (its parent), 84q and 93f, all checked, then
-    # 84q, 84w and 84x stamped and timed by events under the probe's own name
-    from scripts.probes import runs_from_host
+@pytest.mark.parametrize("script, checked, spanned", [
+    ("runs_from_host", ["93f", "84q", "84w", "84x"], ("84q", "84w", "84x")),
+    ("runs_spread", ["93f", "84w", "84x", "84y"], ("84q", "84w", "84x", "84y")),
+    ("joins_in_turn", ["93f", "84q", "84z"], ("84q", "84z")),
+])
+def test_a_ring_probe_checks_its_attempts_then_spans_the_rings(monkeypatch, script, checked, spanned):
+    # scripts/probes/runs_from_host.py, runs_spread.py, joins_in_turn.py: the new ring beside its
+    # parent and the rings it is weighed against, all checked, then the rings stamped and timed by
+    # events (ring_spans's method) under the probe's own name
+    module = importlib.import_module(f"scripts.probes.{script}")
     calls = []
-    monkeypatch.setattr(runs_from_host, "check_and_record",
+    monkeypatch.setattr(module, "check_and_record",
                         lambda name, builds, check_shapes, shapes: calls.append((name, list(builds))))
-    monkeypatch.setattr(runs_from_host, "spans", lambda rings, name: calls.append((rings, name)))
-    runs_from_host.main()
-    assert calls == [("runs-from-host", ["93f", "84q", "84w", "84x"]), (("84q", "84w", "84x"), "runs-from-host-spans")]
-
-
-def test_runs_spread_checks_84y_beside_its_parent_then_spans_the_rings(monkeypatch):
-    # scripts/probes/runs_spread.py: 84y beside 84x (its parent), 84w and 93f, all checked, then
-    # 84q, 84w, 84x and 84y stamped and timed by events under the probe's own name
-    from scripts.probes import runs_spread
-    calls = []
-    monkeypatch.setattr(runs_spread, "check_and_record",
-                        lambda name, builds, check_shapes, shapes: calls.append((name, list(builds))))
-    monkeypatch.setattr(runs_spread, "spans", lambda rings, name: calls.append((rings, name)))
-    runs_spread.main()
-    assert calls == [("runs-spread", ["93f", "84w", "84x", "84y"]), (("84q", "84w", "84x", "84y"), "runs-spread-spans")]
+    monkeypatch.setattr(module, "spans", lambda rings, name: calls.append((rings, name)))
+    module.main()
+    probe = script.replace("_", "-")
+    assert calls == [(probe, checked), (spanned, f"{probe}-spans")]
 
 
 def test_84xs_longer_runs_first_give_four_blocks_more_stages_on_4096x7168x8():
