@@ -16,7 +16,9 @@ geomean means over the three benchmark shapes, MODE defaults to gpumode:
     gb_s        problem bytes / time        speedup:NN   NN's time / this attempt's time
 `fig GPU ATTEMPT profile COLUMN [SHAPE]` reads profiles/<gpu>/<attempt>.csv (first benchmark
 shape by default); `fig GPU ATTEMPT stall-site SHAPE RANK` the share of all stall samples at the
-RANK-th instruction of profiles/<gpu>/stall-sites/<attempt>.csv; `fig GPU KERNEL timeline:COLUMN
+RANK-th instruction of profiles/<gpu>/stall-sites/<attempt>.csv, `fig GPU KERNEL
+probe-site:PROBE SHAPE RANK` the same of a probe's kernel (profiles/<gpu>/probes/<probe>-sites.csv);
+`fig GPU KERNEL timeline:COLUMN
 SHAPE MODE` a column of the timeline probe's run (ns); `fig GPU KERNEL ring-timeline:NAME:COLUMN
 SHAPE MODE` one of a ring's stamped run, results/probes/NAME-<gpu>.csv (ns); `fig GPU KERNEL room:COLUMN SHAPE MODE` a
 column of its `room` run (results/probes/timeline-room-<gpu>.csv). Blocks: `table NAME ARGS...` with the names in TABLES (common/reports.py).
@@ -83,6 +85,9 @@ def fig(gpu: str, attempt: str, quantity: str, where: str = "geomean", mode: str
         return probe_value(gpu, *quantity.split(":")[1:], strategy=attempt.replace("_", " "), shape=where, mode=mode)
     if quantity.startswith("probe-row:"):
         return probe_row_value(gpu, *quantity.split(":")[1:], strategy=attempt.replace("_", " "), key=where)
+    if quantity.startswith("probe-site:"):
+        path = REPO / "profiles" / gpu / "probes" / f"{quantity.split(':', 1)[1]}-sites.csv"
+        return _site_share(path, where, int(mode), name=attempt.replace("_", " "))
     if quantity.startswith("probe-profile:"):
         return probe_profile_value(gpu, *quantity.split(":")[1:], name=attempt.replace("_", " "), shape=where)
     if quantity.startswith("ring-timeline:"):
@@ -146,12 +151,19 @@ def probe_row_value(gpu: str, probe: str, column: str, *, strategy: str, key: st
     return hit[column].iloc[0]
 
 
-def stall_site_share(gpu: str, attempt: str, shape: str, rank: int) -> str:
-    path = REPO / "profiles" / gpu / "stall-sites" / f"{attempts.find(attempt).name}.csv"
+def _site_share(path: Path, shape: str, rank: int, name: str | None = None) -> str:
+    """The share of all samples at the RANK-th most sampled instruction of a sites file (of one of
+    its kernels, where it holds several)."""
     sites = _profile_rows(path, shape)
+    if name is not None:
+        sites = sites[sites["name"] == name]
     if len(sites) < rank:
-        raise FragmentError(f"{path.relative_to(REPO)} has no site {rank} for {shape}")
+        raise FragmentError(f"{path.relative_to(REPO)} has no site {rank} for {name or ''} {shape}")
     return sites["share_pct"].iloc[rank - 1]
+
+
+def stall_site_share(gpu: str, attempt: str, shape: str, rank: int) -> str:
+    return _site_share(REPO / "profiles" / gpu / "stall-sites" / f"{attempts.find(attempt).name}.csv", shape, rank)
 
 
 def probe_value(gpu: str, probe: str, column: str = "x_floor", *, strategy: str, shape: str, mode: str) -> str:

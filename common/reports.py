@@ -454,6 +454,24 @@ def probe_profile_table(probe: str, gpu: str) -> str:
     return "\n".join(lines)
 
 
+def probe_sites_table(probe: str, gpu: str, shape: str, top: str = "6") -> str:
+    """A probe's most sampled instructions on one shape, each kernel's first `top`
+    (profiles/<gpu>/probes/<probe>-sites.csv, written by `python3 scripts/probes/<probe>.py sites`)."""
+    path = REPO / "profiles" / gpu / "probes" / f"{probe}-sites.csv"
+    if not path.exists():
+        return f"_No {probe} stall sites for {gpu} yet._"
+    sites = pd.read_csv(path)
+    sites = sites[sites["shape"] == shape].groupby("name", sort=False).head(int(top))
+    lines = ["| kernel | rank | SASS | share of samples % | most sampled reason |", "|:---|---:|:---|---:|:---|"]
+    for name, rows in sites.groupby("name", sort=False):
+        lines += [f"| {name} | {rank} | `{r.sass}` | {_fmt(r.share_pct, 2)} | {r.top_reason} |"
+                  for rank, r in enumerate(rows.itertuples(), 1)]
+    lines.append(f"\n_{gpu.upper()}, {shape}: `python3 scripts/probes/{probe.replace('-', '_')}.py sites` (the "
+                 f"profile's source page: each instruction's warp samples, issued or stalled, over all the "
+                 f"kernel's); profiles/{gpu}/probes/{probe}-sites.csv._")
+    return "\n".join(lines)
+
+
 def floor_rounds_table(gpu: str, most: str = "5") -> str:
     """The last floor check's round-to-round drift, on the `most` shape/mode pairs that drift most."""
     df = floor.load(gpu)
@@ -542,6 +560,7 @@ TABLES = {
     "floor-rounds": floor_rounds_table,
     "probe": probe_table,
     "probe-profile": probe_profile_table,
+    "probe-sites": probe_sites_table,
     "clocks": clocks_table,
     "timeline": timeline_table,
     "timeline-room": room_table,

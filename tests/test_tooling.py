@@ -5,6 +5,7 @@ import re
 import subprocess
 import sys
 
+import pandas as pd
 import pytest
 import torch
 
@@ -151,7 +152,6 @@ def test_the_timeline_table_gives_each_run_its_rows_and_its_own_provenance():
 def test_the_timeline_room_count_sees_a_block_start_in_a_departed_warps_room():
     # scripts/probes/timeline.py room: per block start, the warp places held by the blocks on the
     # SM whose last warp has not ended, and by the block itself (records in warp order, 8 a block)
-    import pandas as pd
     from scripts.probes.timeline import room
     blocks = [(0, 100, 100), (0, 100, 100), (0, 100, 100), (0, 30, 100), (50, 200, 200)]  # start, first end, last end
     warps = pd.DataFrame([{"sm": 0, "start": start, "end": first if w == 1 else last}
@@ -167,7 +167,6 @@ def test_the_ring_timeline_measures_a_blocks_fill_from_its_own_start():
     # scripts/probes/ring_timeline.py: a ring block's fill is its first stage's arrival after its
     # start, in ns (here one SM clock a ns: the global timer's span equals the clocks'), and its
     # tail the end after its last stage's arrival
-    import pandas as pd
     from scripts.probes.ring_timeline import ring_summary
     blocks = pd.DataFrame([{"sm": sm, "global_start": 0, "start": 0, "first_arrival": fill, "last_arrival": 500,
                             "end": 600, "global_end": 600} for sm, fill in ((0, 100), (1, 300), (2, 200))])
@@ -178,7 +177,6 @@ def test_the_ring_timeline_measures_a_blocks_fill_from_its_own_start():
 def test_a_later_timeline_run_replaces_only_its_own_kernels_on_its_own_shapes():
     # timeline.py pairs and bytes add their rows to timeline-<gpu>.csv: a kernel they run again on
     # a shape they run replaces its old rows; other kernels, and the same kernel on other shapes, stay
-    import pandas as pd
     from scripts.probes.timeline import joined
     old = pd.DataFrame([{"kernel": kernel, "m": m, "k": 4096, "l": 1, "call_ns": 1}
                         for kernel in ("95a", "floor") for m in (4096, 8192)])
@@ -289,7 +287,6 @@ def test_ring_spans_stamps_every_ring_on_every_shape_and_keeps_the_outside(monke
     # scripts/probes/ring_spans.py spans(): each ring (stamped under its own name) and the floor, on
     # every shape and mode, each call's time outside its blocks' span = its events' time - its span;
     # the GPU's side replaced by stand-ins
-    import pandas as pd
     from scripts.probes import ring_spans, ring_timeline
     shapes = [(256, 1024, 1), (512, 2048, 2)]
     warmed = []
@@ -364,3 +361,21 @@ def test_short_folds_checks_84w_beside_its_parent_then_stamps_it(monkeypatch):
     monkeypatch.setattr(short_folds, "stamped_timeline", lambda ring, name: calls.append((ring.number, name)))
     short_folds.main()
     assert calls == ["short-folds", ("84w", "short-folds-timeline")]
+
+
+def test_a_probes_sites_table_and_figure_read_one_kernel_and_shape(monkeypatch, tmp_path):
+    # common/reports.py probe_sites_table and fragments' probe-site figure: each kernel's first
+    # sites of one shape, in rank order; a rank past a kernel's sites is an error, not another's
+    from common import fragments
+    (tmp_path / "profiles" / "h200" / "probes").mkdir(parents=True)
+    pd.DataFrame({"name": ["a", "a", "b", "a"], "shape": ["1x2x3", "1x2x3", "1x2x3", "4x5x6"],
+                  "sass": ["BRA", "LOP3", "QGMMA", "IMAD"], "share_pct": [30.5, 2.25, 4.0, 9.0],
+                  "top_reason": ["long_scoreboard", "math", "wait", "wait"]}).to_csv(
+        tmp_path / "profiles" / "h200" / "probes" / "p-sites.csv", index=False)
+    monkeypatch.setattr(reports, "REPO", tmp_path)
+    monkeypatch.setattr(fragments, "REPO", tmp_path)
+    table = reports.probe_sites_table("p", "h200", "1x2x3", "1")
+    assert "| a | 1 | `BRA` | 30.50 |" in table and "| b | 1 | `QGMMA` | 4.00 |" in table and "LOP3" not in table
+    assert fragments.fig("h200", "a", "probe-site:p", "1x2x3", "2") == "2.25"
+    with pytest.raises(fragments.FragmentError, match="no site 2"):
+        fragments.fig("h200", "b", "probe-site:p", "1x2x3", "2")
