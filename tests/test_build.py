@@ -735,3 +735,16 @@ def test_84za_spaces_its_rings_first_stages_by_the_sm_clock():
         for number, spaced in (("84q", False), ("84za", True)):
             ring, _ = _ring_and_plain_sass(number, target)
             assert ("SR_CLOCKLO" in ring) == spaced, (number, target)
+
+
+def test_84qs_b_stamp_is_only_in_the_build_that_asks_for_it():
+    # scripts/probes/ring_fill.py builds 84q with RING_STAMPS=1 and RING_B_STAMP=1: one more read
+    # of the SM clock (the B warp's, at stage 0's hand-over) than the stamped build, no spill; the
+    # define alone changes nothing (the attempt's build reads no clock)
+    source = attempts.find("84q").source
+    stamped, b_stamped = (build.build(source, d) for d in ({"RING_STAMPS": 1}, {"RING_STAMPS": 1, "RING_B_STAMP": 1}))
+    clocks = [build.sass(library, "sm_90a").count("SR_CLOCKLO") for library in (stamped, b_stamped)]
+    assert clocks[1] == clocks[0] + 1, clocks
+    usage = [u for u in build.resource_usage(b_stamped) if u["target"] == "sm_90a"]
+    assert usage and all(u["spill_stores"] == 0 for u in usage), usage
+    assert "SR_CLOCKLO" not in build.sass(build.build(source, {"RING_B_STAMP": 1}), "sm_90a")

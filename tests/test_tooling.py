@@ -174,6 +174,18 @@ def test_the_ring_timeline_measures_a_blocks_fill_from_its_own_start():
     assert (row["fill_ns"], row["fill_max_ns"], row["tail_ns"]) == (200, 300, 100)
 
 
+def test_the_ring_fill_reads_b_s_first_share_from_the_records_spare_word():
+    # scripts/probes/ring_fill.py: 84q's record with RING_B_STAMP keeps the B warp's clock in its
+    # spare word; records() counts it from the SM's first start like the other clocks, and the B
+    # fill is its hand-over after the block's start (here one SM clock a ns)
+    from scripts.probes.ring_fill import FILL_CLOCKS, FILL_FIELDS, fill_summary
+    from scripts.probes.timeline import records
+    words = [[sm + 1, 0, 1000, 1000 + fill, 1500, 1600, 600, 1000 + b] for sm, fill, b in ((0, 100, 90), (1, 300, 40), (2, 200, 60))]
+    blocks = records(torch.tensor(words, dtype=torch.int64).flatten(), FILL_FIELDS, FILL_CLOCKS)
+    row = fill_summary(blocks)
+    assert (row["fill_ns"], row["b_fill_ns"], row["b_fill_max_ns"]) == (200, 60, 90)
+
+
 def test_a_later_timeline_run_replaces_only_its_own_kernels_on_its_own_shapes():
     # timeline.py pairs and bytes add their rows to timeline-<gpu>.csv: a kernel they run again on
     # a shape they run replaces its old rows; other kernels, and the same kernel on other shapes, stay

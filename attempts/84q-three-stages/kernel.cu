@@ -130,6 +130,12 @@ constexpr int RING_WARPGROUPS = 4;              // the ring's block: each warpgr
 #ifndef RING_STAMPS
 #define RING_STAMPS 0                           // the probe ring_timeline's: 1 stamps each ring block's times
 #endif
+#ifndef RING_B_STAMP
+#define RING_B_STAMP 0                          // the probe ring_fill's, with RING_STAMPS: 1 stamps B's first share too
+#endif
+#if RING_STAMPS && RING_B_STAMP
+__shared__ uint32_t first_b_stored;             // the B warp's clock as it hands stage 0's share to its slot
+#endif
 constexpr int STAGE_CHUNKS = STAGE_K / CHUNK_K;
 constexpr int STAGE_A_BYTES = TILE_ROWS * STAGE_K / 2;
 constexpr int STAGE_SFA_BYTES = TILE_ROWS * STAGE_K / 16;
@@ -638,6 +644,10 @@ __device__ __forceinline__ void store_b_shares(uint8_t* ring, uint64_t* full, ui
     store_b_share(slot, share);
     // The mma reads shared memory through the async proxy: the generic stores are fenced to it.
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#if RING_STAMPS && RING_B_STAMP
+    // Before the arrival, which releases it with the share to the warps that wait on the slot.
+    if (s == 0 && threadIdx.x % 32 == 0) asm volatile("mov.u32 %0, %%clock;" : "=r"(first_b_stored) :: "memory");
+#endif
     mbar_arrive(&full[s % STAGES]);
     next_stages(send, B_WARPS, items, parts, q, rem, tiles_per_batch);
   }
@@ -789,7 +799,11 @@ nvfp4_gemv_ring_kernel(const uint8_t* __restrict__ b, const uint8_t* __restrict_
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
     uint4* const record = reinterpret_cast<uint4*>(ring_stamps + 8ll * blockIdx.x);
     record[0] = make_uint4(sm + 1, global_start, start, first_arrival);
+#if RING_B_STAMP
+    record[1] = make_uint4(last_arrival, stop, global_stop, first_b_stored);
+#else
     record[1] = make_uint4(last_arrival, stop, global_stop, 0);
+#endif
   }
 #endif
 }

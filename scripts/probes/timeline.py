@@ -96,10 +96,11 @@ def stamped_call(kernel, data, mode: str, stamps: torch.Tensor, fields=FIELDS, c
 
 
 def records(stamps: torch.Tensor, fields=FIELDS, clocks=CLOCKS) -> pd.DataFrame:
-    """The stamps a call left: every warp's (or block's) record of 8 words named by `fields`, as a
-    row, those in `clocks` SM clocks counted from its SM's first start."""
+    """The stamps a call left: every warp's (or block's) record of 8 words named by `fields` (a
+    spare word named "_" dropped), as a row, those in `clocks` SM clocks counted from its SM's first
+    start."""
     words = stamps[: stamps.numel() // len(fields) * len(fields)].view(-1, len(fields)).cpu().numpy()
-    warps = pd.DataFrame(words.astype("int64") & 0xFFFFFFFF, columns=fields).drop(columns="_")
+    warps = pd.DataFrame(words.astype("int64") & 0xFFFFFFFF, columns=fields).drop(columns="_", errors="ignore")
     warps = warps[warps.sm > 0].assign(sm=lambda w: w.sm - 1)
     # each SM's clock counted from its first warp's start, the global timer from the call's first
     # start, modulo 2^32 (the low halves wrap)
