@@ -380,6 +380,16 @@ def ring_spans_table(gpu: str, name: str) -> str:
         "tail ns": lambda r: _fmt(r.tail_ns, 0)}, ", the GPU held while the host enqueues it")
 
 
+def ring_fill_table(gpu: str) -> str:
+    """84q's first stage against its first share of B (scripts/probes/ring_fill.py): the fill (first
+    stage's arrival after the block's start) and the B fill (the B warp's hand-over of stage 0's
+    share after it), medians over SMs, and the last SM's B fill."""
+    return _stamped_calls_table(gpu, "ring-fill", {
+        "call us": lambda r: _us(r.call_ns), "fill us": lambda r: _us(r.fill_ns),
+        "B fill us (last SM)": lambda r: f"{_us(r.b_fill_ns)} ({_us(r.b_fill_max_ns)})",
+        "last bytes us": lambda r: _us(r.last_arrival_ns)}, "")
+
+
 def room_rows(gpu: str) -> pd.DataFrame:
     """`timeline.py room`'s run (results/probes/timeline-room-<gpu>.csv); empty where none."""
     path = results.RESULTS_DIR / "probes" / f"timeline-room-{gpu}.csv"
@@ -566,6 +576,7 @@ TABLES = {
     "timeline-room": room_table,
     "ring-timeline": ring_timeline_table,
     "ring-spans": ring_spans_table,
+    "ring-fill": ring_fill_table,
     "latency": latency_table,
     "sweep": sweep_table,
     "shapes": shapes_table,

@@ -257,6 +257,17 @@ def test_the_ring_timeline_table_shows_each_stamped_run_and_no_fill_for_the_floo
     assert reports.ring_timeline_table("h200", "no-such-run").startswith("_No no-such-run probe")
 
 
+def test_the_ring_fill_table_shows_b_s_first_share_before_the_first_stage():
+    # common/reports.py ring_fill_table on the committed run: per shape and mode 84q's fill and its
+    # B fill (median, last SM's in brackets), a hand-over no later than the stage it is part of
+    table = reports.ring_fill_table("h200")
+    rows = [line.split(" | ") for line in table.splitlines() if line.startswith("| 7168x2048x4 |")]
+    assert [row[1] for row in rows] == ["gpumode", "clean"]
+    for row in rows:
+        fill, b_fill = float(row[4]), float(row[5].split()[0])
+        assert 0 < b_fill <= fill, row
+
+
 def test_the_ring_spans_table_shows_what_lies_outside_each_kernels_blocks():
     # common/reports.py ring_spans_table: per kernel the events' time, the span and what lies
     # outside it (each the median over the calls: the outside is not the medians' difference), the
