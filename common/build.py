@@ -96,13 +96,29 @@ def cuda_tool(name: str) -> str:
     raise BuildError(f"{name} not found: install the CUDA toolkit or nvidia-cuda-{name}")
 
 
+@functools.cache
+def _disassembler_id() -> str:
+    """A short hash of cuobjdump's version: a kept listing is this disassembler's."""
+    out = subprocess.run([cuda_tool("cuobjdump"), "--version"], capture_output=True, text=True, check=True)
+    return hashlib.sha256(out.stdout.encode()).hexdigest()[:8]
+
+
 def sass(library: Path, target: str) -> str:
-    """The SASS of one target's code in a built library."""
+    """The SASS of one target's code in a built library. Disassembling takes about as long as
+    compiling and the suite reads most listings several times, so each is kept beside its library
+    (whose directory is keyed by its content), named by the disassembler's version."""
+    library = Path(library)
+    kept = library.parent / f"{library.stem}.{target}.{_disassembler_id()}.sass"
+    if kept.exists():
+        return kept.read_text()
     env = {**os.environ, "NVDISASM_PATH": str(Path(cuda_tool("nvdisasm")).parent)}
     proc = subprocess.run([cuda_tool("cuobjdump"), "-sass", "-arch", target, str(library)],
                           capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         raise BuildError(f"cuobjdump failed on {library}: {proc.stderr.strip()}")
+    tmp = kept.with_name(kept.name + f".tmp{os.getpid()}")
+    tmp.write_text(proc.stdout)
+    tmp.rename(kept)              # atomic, as a build's library
     return proc.stdout
 
 
