@@ -6,6 +6,7 @@ import subprocess
 import pytest
 
 from common import attempts, build, floor
+from conftest import sm90a_build
 
 CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
@@ -145,7 +146,7 @@ def test_the_products_in_turns_probe_builds_93n_without_spills_its_h200_rule_in_
     own = _kernel_sass(build.build(attempts.find("93n").source), "nvfp4_gemv_kernel")
     for h200 in (True, False):
         for name, (source, defines) in probe.builds(h200).items():
-            library = build.build(source, defines)
+            library = sm90a_build(source, defines)
             assert all(u["registers"] <= 64 and u["spill_stores"] == 0
                        for u in build.resource_usage(library) if u["target"] == "sm_90a"), name
             if name == "93n, the H200's rule":
@@ -156,7 +157,7 @@ def test_the_multiplying_warps_probe_stamps_each_window_around_its_products_with
     # scripts/probes/multiplying_warps.py: 93f's H200 loop with a clock read once the window's A is
     # in (before any of its products) and one once its products are in the sums (after all of them)
     probe = _probe_script("multiplying_warps")
-    library = build.build(probe.SOURCE, probe.build_defines())
+    library = sm90a_build(probe.SOURCE, probe.build_defines())
     assert all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in build.resource_usage(library)
                if u["target"] == "sm_90a" and "stamped" in u["kernel"])
     (sass,) = _kernel_sass(library, "stamped_kernel").values()
@@ -278,7 +279,7 @@ def test_the_timeline_probe_keeps_95s_registers_without_spilling(kernel):
     # warps an SM would time another kernel (the probe's copy is 95's sm_90a path only)
     probe = _probe_script("timeline")
     kernels = probe.KERNELS | probe.PAIR_KERNELS | probe.ROOM_KERNELS | probe.BYTES_KERNELS
-    usage = [u for u in build.resource_usage(build.build(probe.SOURCE, kernels[kernel])) if u["target"] == "sm_90a"]
+    usage = [u for u in build.resource_usage(sm90a_build(probe.SOURCE, kernels[kernel])) if u["target"] == "sm_90a"]
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
 
 
@@ -289,7 +290,7 @@ def test_the_ring_timeline_stamps_a_ring_without_spilling_and_only_when_asked(nu
     # spilled stamp would time another kernel); the attempt's own build reads no timer
     probe = _probe_script("ring_timeline")
     source = attempts.find(number).source
-    stamped = build.build(source, probe.STAMPED)
+    stamped = sm90a_build(source, probe.STAMPED)
     usage = [u for u in build.resource_usage(stamped) if u["target"] == "sm_90a"]
     assert usage and all(u["spill_stores"] == 0 for u in usage), usage
     assert "SR_GLOBALTIMER" in build.sass(stamped, "sm_90a")
@@ -307,9 +308,9 @@ def test_the_register_cap_probe_builds_93a_as_its_control_and_holds_its_caps():
     probe = _probe_script("register_cap")
     builds = probe.builds()
 
-    assert _sass_lines(build.build(*builds["93a through this file"])) == _sass_lines(build.build(attempts.find("93a").source))
+    assert _sass_lines(sm90a_build(*builds["93a through this file"])) == _sass_lines(build.build(attempts.find("93a").source))
     for name, (source, defines) in builds.items():
-        usage = [u for u in build.resource_usage(build.build(source, defines)) if u["target"] == "sm_90a"]
+        usage = [u for u in build.resource_usage(sm90a_build(source, defines)) if u["target"] == "sm_90a"]
         assert usage and all(u["registers"] <= (defines["REG_CAP"] or 64) for u in usage), (name, usage)
 
 
@@ -321,7 +322,7 @@ def test_the_ahead_without_runs_probe_launches_the_attempts_own_kernels_and_the_
     probe = _probe_script("ahead_without_runs")
 
     for name, (source, defines) in probe.builds().items():
-        library = build.build(source, defines)
+        library = sm90a_build(source, defines)
         attempt = attempts.find(name.split()[0])
         assert _sass_lines(library) == _sass_lines(build.build(attempt.source)), name
         timed = [u for u in build.resource_usage(library) if u["target"] == "sm_90a" and "ILb0ELb0E" in u["kernel"]]
@@ -344,11 +345,11 @@ def test_the_launch_cost_probe_runs_93cs_code_and_holds_the_registers_it_names()
     attempt = build.build(attempts.find("93c").source)
 
     for name in ("93c through this file", "93c, carveout preferring L1"):
-        ours = _kernel_sass(build.build(*builds[name]), "nvfp4_gemv_kernel")
+        ours = _kernel_sass(sm90a_build(*builds[name]), "nvfp4_gemv_kernel")
         assert ours and ours == _kernel_sass(attempt, "nvfp4_gemv_kernel"), name
     for name, (source, defines) in builds.items():
         if defines["WORK"] == 0:
-            usage = [u for u in build.resource_usage(build.build(source, defines))
+            usage = [u for u in build.resource_usage(sm90a_build(source, defines))
                      if u["target"] == "sm_90a" and "no_work" in u["kernel"]]
             held = defines.get("HOLD_REGISTERS", 0)
             assert usage and all((u["registers"] == 64) == bool(held) for u in usage), (name, usage)
@@ -361,7 +362,7 @@ def test_the_split_count_probe_runs_93cs_kernels_unchanged():
     attempt = _kernel_sass(build.build(attempts.find("93c").source), "nvfp4_gemv_kernel")
     assert attempt
     for name, (source, defines) in probe.builds().items():
-        assert _kernel_sass(build.build(source, defines), "nvfp4_gemv_kernel") == attempt, name
+        assert _kernel_sass(sm90a_build(source, defines), "nvfp4_gemv_kernel") == attempt, name
 
 
 def test_93d_runs_93cs_kernels():
@@ -385,7 +386,7 @@ def test_93g_rolls_only_the_kernel_without_runs_and_short_window(number):
 
 def test_93g_without_the_roll_builds_93ds_kernels():
     # The probe rolled-table times 93g built with ROLLED_ROWS=0 as 93d's code in 93g's module
-    ours = _kernel_sass(build.build(attempts.find("93g").source, {"ROLLED_ROWS": 0}), "nvfp4_gemv_kernel")
+    ours = _kernel_sass(sm90a_build(attempts.find("93g").source, {"ROLLED_ROWS": 0}), "nvfp4_gemv_kernel")
     assert ours and ours == _kernel_sass(build.build(attempts.find("93d").source), "nvfp4_gemv_kernel")
 
 
@@ -409,7 +410,7 @@ def test_93i_launches_93hs_rolled_kernel_and_93ds_others():
 def test_93g_with_its_first_b_strong_sends_b_after_a():
     # The probe first_b_order times 93g built with FIRST_B_STRONG=1: only its rolled kernel changes
     # (93d's kernels elsewhere), and there B's first window goes out after the four rows of A
-    ours = _kernel_sass(build.build(attempts.find("93g").source, {"FIRST_B_STRONG": 1}), "nvfp4_gemv_kernel")
+    ours = _kernel_sass(sm90a_build(attempts.find("93g").source, {"FIRST_B_STRONG": 1}), "nvfp4_gemv_kernel")
     default = _kernel_sass(build.build(attempts.find("93g").source), "nvfp4_gemv_kernel")
     rolled = "_Z17nvfp4_gemv_kernelILb0ELb0EEvPKhS1_S1_S1_P6__halfiixxiij"
     assert all(ours[name] == default[name] for name in default if name != rolled)
@@ -421,7 +422,7 @@ def test_93e_at_64_registers_builds_93fs_kernels():
     # The probe fewer-registers times 93e built at 64 registers as 93f's code (93f's README):
     # every kernel must be 93f's, instruction for instruction
     ours = _kernel_sass(build.build(attempts.find("93f").source), "nvfp4_gemv_kernel")
-    assert ours and ours == _kernel_sass(build.build(attempts.find("93e").source, {"H200_REGISTERS": 64}),
+    assert ours and ours == _kernel_sass(sm90a_build(attempts.find("93e").source, {"H200_REGISTERS": 64}),
                                          "nvfp4_gemv_kernel")
 
 
@@ -701,7 +702,7 @@ def test_84ws_stamps_leave_its_b_warps_path_as_long():
     # the plain build's (216 and 213 with the local nvcc 13.0); 84v's is far shorter (84w's holds a
     # folded stage's second share too, under a branch).
     source = attempts.find("84w").source
-    plain, stamped = (_b_warps_wait_to_fence(build.build(source, d)) for d in (None, {"RING_STAMPS": 1}))
+    plain, stamped = (_b_warps_wait_to_fence(sm90a_build(source, d)) for d in (None, {"RING_STAMPS": 1}))
     assert abs(plain - stamped) <= 5, (plain, stamped)
     assert _b_warps_wait_to_fence(build.build(attempts.find("84v").source)) < plain - 50
 

@@ -7,6 +7,7 @@ import functools
 import pytest
 
 from common import attempts, build, floor, results
+from conftest import sm90a_build
 
 
 @functools.cache
@@ -15,7 +16,7 @@ def current_build(number: str, config: str) -> str:
     if not attempt.is_cuda:
         return build.source_id(attempt.source)
     defines = dict(kv.split("=") for kv in config.split(",")) if config else None
-    return build.build_id(build.build(attempt.source, defines))
+    return build.build_id(sm90a_build(attempt.source, defines))
 
 
 def recorded():
