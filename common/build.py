@@ -3,6 +3,7 @@
 Kernel sources include no torch headers, so a build takes seconds. The cache key is the
 source, every shared header, the flags and nvcc's version: editing any of them rebuilds.
 """
+import collections
 import functools
 import hashlib
 import os
@@ -10,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sysconfig
+import threading
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -20,6 +22,9 @@ TARGETS = ("sm_90a", "sm_100a")
 # as CI makes, takes minutes less)
 NVCC_FLAGS = ("-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", "-lineinfo", "-Xptxas", "-v",
               "--threads", "2")
+# One writer of a build or a listing at a time in this process (tests/conftest.py builds ahead on a
+# second thread): another thread asking for it waits, then finds it made.
+_LOCKS = collections.defaultdict(threading.Lock)
 
 
 class BuildError(RuntimeError):
@@ -52,16 +57,17 @@ def build(source: Path, defines: dict | None = None, targets=TARGETS) -> Path:
     key.update(" ".join(flags).encode() + nvcc_version().encode())
     out_dir = BUILD_DIR / source.parent.name / key.hexdigest()[:16]
     library = out_dir / (source.stem + ".so")
-    if library.exists():
-        return library
-    out_dir.mkdir(parents=True, exist_ok=True)
-    tmp = out_dir / (library.name + f".tmp{os.getpid()}")
-    proc = subprocess.run(["nvcc", *flags, str(source), "-o", str(tmp)],
-                          capture_output=True, text=True)
-    (out_dir / "ptxas.log").write_text(proc.stdout + proc.stderr)
-    if proc.returncode != 0:
-        raise BuildError(f"nvcc failed on {source}:\n{proc.stderr[-4000:]}")
-    tmp.rename(library)           # atomic: a concurrent reader never sees half a library
+    with _LOCKS[library]:
+        if library.exists():
+            return library
+        out_dir.mkdir(parents=True, exist_ok=True)
+        tmp = out_dir / (library.name + f".tmp{os.getpid()}")
+        proc = subprocess.run(["nvcc", *flags, str(source), "-o", str(tmp)],
+                              capture_output=True, text=True)
+        (out_dir / "ptxas.log").write_text(proc.stdout + proc.stderr)
+        if proc.returncode != 0:
+            raise BuildError(f"nvcc failed on {source}:\n{proc.stderr[-4000:]}")
+        tmp.rename(library)           # atomic: a concurrent reader never sees half a library
     return library
 
 
@@ -109,16 +115,17 @@ def sass(library: Path, target: str) -> str:
     (whose directory is keyed by its content), named by the disassembler's version."""
     library = Path(library)
     kept = library.parent / f"{library.stem}.{target}.{_disassembler_id()}.sass"
-    if kept.exists():
-        return kept.read_text()
-    env = {**os.environ, "NVDISASM_PATH": str(Path(cuda_tool("nvdisasm")).parent)}
-    proc = subprocess.run([cuda_tool("cuobjdump"), "-sass", "-arch", target, str(library)],
-                          capture_output=True, text=True, env=env)
-    if proc.returncode != 0:
-        raise BuildError(f"cuobjdump failed on {library}: {proc.stderr.strip()}")
-    tmp = kept.with_name(kept.name + f".tmp{os.getpid()}")
-    tmp.write_text(proc.stdout)
-    tmp.rename(kept)              # atomic, as a build's library
+    with _LOCKS[kept]:
+        if kept.exists():
+            return kept.read_text()
+        env = {**os.environ, "NVDISASM_PATH": str(Path(cuda_tool("nvdisasm")).parent)}
+        proc = subprocess.run([cuda_tool("cuobjdump"), "-sass", "-arch", target, str(library)],
+                              capture_output=True, text=True, env=env)
+        if proc.returncode != 0:
+            raise BuildError(f"cuobjdump failed on {library}: {proc.stderr.strip()}")
+        tmp = kept.with_name(kept.name + f".tmp{os.getpid()}")
+        tmp.write_text(proc.stdout)
+        tmp.rename(kept)              # atomic, as a build's library
     return proc.stdout
 
 

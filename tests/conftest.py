@@ -1,6 +1,7 @@
 import os
 import random
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -28,3 +29,29 @@ def sm90a_build(source, defines=None):
     for sm_90a alone: the same sm_90a code as its two-target build (the cubin is identical), in
     about 60% of the CPU time. Without defines it is the shared two-target build."""
     return build.build(source, defines, targets=(build.MEASURED_TARGET,) if defines else build.TARGETS)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def attempts_built_ahead(request):
+    """On a cold build cache (CI's fresh clone) the suite is mostly nvcc and cuobjdump, run one at a
+    time. A second thread builds each CUDA attempt that a collected test is parametrized with, and
+    its build id (test_validate asks for every one), from the last attempt back while test_build
+    asks from the first; build.build and build.sass make either wait for the other."""
+    params = [item.callspec.params for item in request.session.items if hasattr(item, "callspec")]
+    ahead = sorted({p["attempt"] for p in params if "attempt" in p and p["attempt"].is_cuda},
+                   key=lambda a: a.name, reverse=True)
+    stop = threading.Event()
+
+    def build_ahead():
+        for attempt in ahead:
+            if stop.is_set():
+                return
+            try:
+                build.build_id(build.build(attempt.source))
+            except build.BuildError:
+                pass                      # the test that builds it reports it
+    thread = threading.Thread(target=build_ahead, daemon=True)
+    thread.start()
+    yield
+    stop.set()
+    thread.join()
