@@ -334,23 +334,25 @@ def test_ring_spans_stamps_every_ring_on_every_shape_and_keeps_the_outside(monke
 
 
 @pytest.mark.parametrize("script, checked, spanned", [
-    ("runs_from_host", ["93f", "84q", "84w", "84x"], ("84q", "84w", "84x")),
-    ("runs_spread", ["93f", "84w", "84x", "84y"], ("84q", "84w", "84x", "84y")),
-    ("joins_in_turn", ["93f", "84q", "84z"], ("84q", "84z")),
-    ("first_stages_apart", ["93f", "84q", "84za"], ("84q", "84za")),
+    ("runs_from_host", ("93f", "84q", "84w", "84x"), ("84q", "84w", "84x")),
+    ("runs_spread", ("93f", "84w", "84x", "84y"), ("84q", "84w", "84x", "84y")),
+    ("joins_in_turn", ("93f", "84q", "84z"), ("84q", "84z")),
+    ("first_stages_apart", ("93f", "84q", "84za"), ("84q", "84za")),
 ])
 def test_a_ring_probe_checks_its_attempts_then_spans_the_rings(monkeypatch, script, checked, spanned):
-    # scripts/probes/runs_from_host.py, runs_spread.py, joins_in_turn.py, first_stages_apart.py: the new ring beside its
-    # parent and the rings it is weighed against, all checked, then the rings stamped and timed by
-    # events (ring_spans's method) under the probe's own name
+    # scripts/probes/runs_from_host.py, runs_spread.py, joins_in_turn.py, first_stages_apart.py,
+    # through ring_spans.check_then_span: the new ring beside its parent and the rings it is weighed
+    # against, all checked and timed under the probe's own name, then the rings stamped and timed by
+    # events (ring_spans's method) under that name's spans
+    from scripts.probes import ring_spans
     module = importlib.import_module(f"scripts.probes.{script}")
     calls = []
-    monkeypatch.setattr(module, "check_and_record",
-                        lambda name, builds, check_shapes, shapes: calls.append((name, list(builds))))
-    monkeypatch.setattr(module, "spans", lambda rings, name: calls.append((rings, name)))
+    monkeypatch.setattr(ring_spans, "check_and_record",
+                        lambda name, builds, check_shapes, shapes: calls.append((name, tuple(builds), check_shapes)))
+    monkeypatch.setattr(ring_spans, "spans", lambda rings, name: calls.append((rings, name)))
     module.main()
     probe = script.replace("_", "-")
-    assert calls == [(probe, checked), (spanned, f"{probe}-spans")]
+    assert calls == [(probe, checked, ring_spans.CHECK_SHAPES), (spanned, f"{probe}-spans")]
 
 
 def test_84xs_longer_runs_first_give_four_blocks_more_stages_on_4096x7168x8():

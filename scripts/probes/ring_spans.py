@@ -23,9 +23,11 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts, problem, sol  # noqa: E402
 from common.timing import MODES, L2Clearer, spin_cycles_per_us  # noqa: E402
+from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
 from scripts.probes.ring_depth import SHAPES  # noqa: E402
 from scripts.probes.ring_timeline import RING_CLOCKS, RING_FIELDS, STAMPED, record_calls, ring_summary  # noqa: E402
 from scripts.probes.timeline import CALLS, CLOCKS, FIELDS, floor_defines, records, stamp_buffer, summary, warmed_up  # noqa: E402
+from scripts.probes.stages_split import CHECK_SHAPES  # noqa: E402
 
 RINGS = ("84q", "84v", "84w")
 HOLD_US = 2000  # the spin before the clearing: longer than the host takes to enqueue it and the call
@@ -72,6 +74,14 @@ def spans(rings, name: str) -> None:
                                  "outside_ns": event_ns - row["call_ns"]})
     record_calls(rows, name, gpu, ["event_ns", "call_ns", "outside_ns", "last_arrival_ns", "last_arrival_max_ns",
                                    "end_max_ns", "tail_ns"])
+
+
+def check_then_span(probe: str, checked, rings) -> None:
+    """A new ring's probe: the attempts `checked` checked against the reference and timed in
+    rotated rounds (results/probes/<probe>-<gpu>.csv), then the rings `rings` stamped and timed by
+    events call after call (<probe>-spans-<gpu>.csv)."""
+    check_and_record(probe, attempt_builds(*checked), CHECK_SHAPES, SHAPES)
+    spans(rings, f"{probe}-spans")
 
 
 def main():

@@ -12,19 +12,11 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
-from scripts.probes.ring_depth import SHAPES  # noqa: E402
-from scripts.probes.ring_spans import spans  # noqa: E402
-from scripts.probes.stages_split import CHECK_SHAPES  # noqa: E402
-
-
-def builds() -> dict:
-    return attempt_builds("93f", "84q", "84w", "84x")
+from scripts.probes.ring_spans import check_then_span  # noqa: E402
 
 
 def main():
-    check_and_record("runs-from-host", builds(), CHECK_SHAPES, SHAPES)
-    spans(("84q", "84w", "84x"), "runs-from-host-spans")
+    check_then_span("runs-from-host", ("93f", "84q", "84w", "84x"), ("84q", "84w", "84x"))
 
 
 if __name__ == "__main__":

@@ -13,10 +13,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from scripts.probes.probe import attempt_builds, check_and_record  # noqa: E402
-from scripts.probes.ring_depth import SHAPES  # noqa: E402
-from scripts.probes.ring_spans import spans  # noqa: E402
-from scripts.probes.stages_split import CHECK_SHAPES  # noqa: E402
+from scripts.probes.ring_spans import check_then_span  # noqa: E402
 
 
 TILE_ROWS, RUN_ROWS, STAGE_K = 64, 8, 1024  # 84w-84y's
@@ -42,13 +39,8 @@ def block_stages(m: int, k: int, l: int, blocks: int, longer_first: bool) -> lis
     return counts
 
 
-def builds() -> dict:
-    return attempt_builds("93f", "84w", "84x", "84y")
-
-
 def main():
-    check_and_record("runs-spread", builds(), CHECK_SHAPES, SHAPES)
-    spans(("84q", "84w", "84x", "84y"), "runs-spread-spans")
+    check_then_span("runs-spread", ("93f", "84w", "84x", "84y"), ("84q", "84w", "84x", "84y"))
 
 
 if __name__ == "__main__":
