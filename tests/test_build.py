@@ -283,9 +283,9 @@ def test_the_timeline_probe_keeps_95s_registers_without_spilling(kernel):
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
 
 
-@pytest.mark.parametrize("number", ["84q", "84v", "84w", "84x", "84y", "84z", "84za"])
+@pytest.mark.parametrize("number", ["84q", "84v", "84w", "84x", "84y", "84z", "84za", "84zb"])
 def test_the_ring_timeline_stamps_a_ring_without_spilling_and_only_when_asked(number):
-    # scripts/probes/ring_timeline.py builds 84q (rows_split.py 84v, short_folds.py 84w, runs_from_host.py 84x, runs_spread.py 84y, joins_in_turn.py 84z, first_stages_apart.py 84za) with RING_STAMPS=1: the stamps
+    # scripts/probes/ring_timeline.py builds 84q (rows_split.py 84v, short_folds.py 84w, runs_from_host.py 84x, runs_spread.py 84y, joins_in_turn.py 84z, first_stages_apart.py 84za, tiles_by_ticket.py 84zb) with RING_STAMPS=1: the stamps
     # (the global timer read at a block's start and end) only in that build, and no spill in it (a
     # spilled stamp would time another kernel); the attempt's own build reads no timer
     probe = _probe_script("ring_timeline")
@@ -539,7 +539,7 @@ def _ring_and_plain_sass(number: str, target: str) -> tuple[str, str]:
     return ring[0], plain[0]
 
 
-@pytest.mark.parametrize("number", ["84e", "84f", "84g", "84h", "84i", "84j", "84k", "84l", "84m", "84n", "84o", "84p", "84q", "84r", "84s", "84t", "84u", "84v", "84w", "84x", "84y", "84z", "84za"])
+@pytest.mark.parametrize("number", ["84e", "84f", "84g", "84h", "84i", "84j", "84k", "84l", "84m", "84n", "84o", "84p", "84q", "84r", "84s", "84t", "84u", "84v", "84w", "84x", "84y", "84z", "84za", "84zb"])
 def test_84e_reads_a_through_the_copy_engine_into_its_ring(number):
     # 84e's README: where 256 divides K the ring kernel brings A and its scales by two tensor copies
     # a stage (UTMALDG.2D) and reads the fragments from shared memory: no 16-byte global load in
@@ -558,10 +558,10 @@ def test_84f_leaves_a_chunks_mmas_in_flight_until_the_next_chunks_are_issued():
     # 84f's README: in the ring kernel (sm_90a) every chunk's mmas but a stage's last are retired
     # with wait_group 1, after the next chunk's are issued; 84e retired each with wait_group 0. In
     # 84k each warpgroup multiplies 4 chunks of a stage, 3 of them retired so; in 84l (stages of 4
-    # chunks) 2, one; in 84n and 84o (stages of 8 chunks again) 3; in 84p-84v, 84z and 84za (four warpgroups) one; in 84w-84y one in each of its two
+    # chunks) 2, one; in 84n and 84o (stages of 8 chunks again) 3; in 84p-84v and 84z-84zb (four warpgroups) one; in 84w-84y one in each of its two
     # stage bodies (whole and folded).
     for number, in_flight in (("84e", 0), ("84f", 7), ("84g", 7), ("84h", 7), ("84i", 7), ("84j", 7), ("84k", 3),
-                              ("84l", 1), ("84m", 1), ("84n", 3), ("84o", 3), ("84p", 1), ("84q", 1), ("84r", 1), ("84s", 1), ("84t", 1), ("84u", 1), ("84v", 1), ("84w", 2), ("84x", 2), ("84y", 2), ("84z", 1), ("84za", 1)):
+                              ("84l", 1), ("84m", 1), ("84n", 3), ("84o", 3), ("84p", 1), ("84q", 1), ("84r", 1), ("84s", 1), ("84t", 1), ("84u", 1), ("84v", 1), ("84w", 2), ("84x", 2), ("84y", 2), ("84z", 1), ("84za", 1), ("84zb", 1)):
         ring, _ = _ring_and_plain_sass(number, "sm_90a")
         assert ring.count("WARPGROUP.DEPBAR.LE gsb0, 0x1") == in_flight, number
 
@@ -594,7 +594,7 @@ def test_84i_waits_for_bs_share_a_stage_after_loading_it():
         assert all((wait > 200) == late for wait in waits), (number, waits)
 
 
-@pytest.mark.parametrize("number, share_loads, after_slot", [("84m", 3, True), ("84n", 5, True), ("84o", 5, False), ("84p", 5, False), ("84q", 5, False), ("84r", 5, False), ("84s", 5, False), ("84t", 5, False), ("84u", 5, False), ("84v", 5, False), ("84w", 10, False), ("84x", 10, False), ("84y", 10, False), ("84z", 5, True), ("84za", 5, False)])
+@pytest.mark.parametrize("number, share_loads, after_slot", [("84m", 3, True), ("84n", 5, True), ("84o", 5, False), ("84p", 5, False), ("84q", 5, False), ("84r", 5, False), ("84s", 5, False), ("84t", 5, False), ("84u", 5, False), ("84v", 5, False), ("84w", 10, False), ("84x", 10, False), ("84y", 10, False), ("84z", 5, True), ("84za", 5, False), ("84zb", 5, False)])
 def test_84ms_producer_waits_for_bs_share_after_the_slot_is_free(number, share_loads, after_slot):
     # 84m's README: the producer warp loads its share of B for a stage (two words and a pair of
     # scales a lane), then waits on the slot's empty barrier; ptxas first waits on the loads after
@@ -749,3 +749,28 @@ def test_84qs_b_stamp_is_only_in_the_build_that_asks_for_it():
     usage = [u for u in build.resource_usage(b_stamped) if u["target"] == "sm_90a"]
     assert usage and all(u["spill_stores"] == 0 for u in usage), usage
     assert "SR_CLOCKLO" not in build.sass(build.build(source, {"RING_B_STAMP": 1}), "sm_90a")
+
+
+def _operands_read(line: str) -> str:
+    """A SASS line's operands after its first (the destination, where it has one)."""
+    text = line.split("*/", 1)[1].split(";")[0]
+    return text.split(",", 1)[1] if "," in text else ""
+
+
+def test_84zb_takes_its_tickets_unaggregated_and_waits_for_them_after_the_copies():
+    # 84zb's README: the copies' warp takes each next tile with an atomic increment that wraps at the
+    # call's last ticket (ATOMG.E.INC; 84q deals in advance and has none), not aggregated over the
+    # warp (no shuffle of its result); the first ticket is first read after a stage's tensor copies
+    # are sent, so its round trip is waited for an item after it left (a later ticket's read is
+    # across the loop's back edge, out of the listing's order)
+    for target in build.TARGETS:
+        for number, tickets in (("84q", 0), ("84zb", 2)):
+            ring, _ = _ring_and_plain_sass(number, target)
+            assert ring.count("ATOMG.E.INC") == tickets, (number, target)
+    ring, _ = _ring_and_plain_sass("84zb", "sm_90a")
+    lines = [line for line in ring.splitlines() if re.search(r"/\*[0-9a-f]{4,}\*/", line)]
+    place = next(i for i, line in enumerate(lines) if "ATOMG.E.INC" in line)
+    ticket = re.search(r"ATOMG\.E\.INC\.\S+ PT, (R\d+),", lines[place]).group(1)
+    first_read = next(i for i in range(place + 1, len(lines)) if re.search(rf"\b{ticket}\b", _operands_read(lines[i])))
+    assert "SHFL" not in lines[first_read], lines[first_read]
+    assert any("UTMALDG" in line for line in lines[place:first_read]), lines[first_read]

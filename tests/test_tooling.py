@@ -338,9 +338,10 @@ def test_ring_spans_stamps_every_ring_on_every_shape_and_keeps_the_outside(monke
     ("runs_spread", ("93f", "84w", "84x", "84y"), ("84q", "84w", "84x", "84y")),
     ("joins_in_turn", ("93f", "84q", "84z"), ("84q", "84z")),
     ("first_stages_apart", ("93f", "84q", "84za"), ("84q", "84za")),
+    ("tiles_by_ticket", ("93f", "84q", "84zb"), ("84q", "84zb")),
 ])
 def test_a_ring_probe_checks_its_attempts_then_spans_the_rings(monkeypatch, script, checked, spanned):
-    # scripts/probes/runs_from_host.py, runs_spread.py, joins_in_turn.py, first_stages_apart.py,
+    # scripts/probes/runs_from_host.py, runs_spread.py, joins_in_turn.py, first_stages_apart.py, tiles_by_ticket.py,
     # through ring_spans.check_then_span: the new ring beside its parent and the rings it is weighed
     # against, all checked and timed under the probe's own name, then the rings stamped and timed by
     # events (ring_spans's method) under that name's spans
