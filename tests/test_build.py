@@ -774,3 +774,15 @@ def test_84zb_takes_its_tickets_unaggregated_and_waits_for_them_after_the_copies
     first_read = next(i for i in range(place + 1, len(lines)) if re.search(rf"\b{ticket}\b", _operands_read(lines[i])))
     assert "SHFL" not in lines[first_read], lines[first_read]
     assert any("UTMALDG" in line for line in lines[place:first_read]), lines[first_read]
+
+
+def test_84zbs_probe_builds_leave_out_the_joins_only_when_asked():
+    # scripts/probes/ticket_parts.py builds 84zb with RING_JOINS=0: its ring kernel then has no join
+    # (the GPU-wide fence before a tile's tickets), where 84zb's own build keeps 84q's for tiles in
+    # parts; TICKETS_FOR_PARTS alone leaves the join in
+    source = attempts.find("84zb").source
+    for defines, joined in (({}, True), ({"TICKETS_FOR_PARTS": 1}, True), ({"RING_JOINS": 0, "TICKETS_FOR_PARTS": 1}, False)):
+        library = sm90a_build(source, defines) if defines else build.build(source)
+        ring = [f for f in re.split(r"^\s*Function : ", build.sass(library, "sm_90a"), flags=re.M)[1:]
+                if "ring_kernel" in f.split("\n", 1)[0]]
+        assert len(ring) == 1 and ("MEMBAR.SC.GPU" in ring[0]) == joined, defines

@@ -298,6 +298,21 @@ def test_a_ring_without_products_is_timed_unchecked(monkeypatch, script, checked
     assert all(defines == {"RING_PRODUCTS": 0} for _, defines in unchecked.values())
 
 
+def test_ticket_parts_times_84zbs_parts_unjoined_by_ticket_and_dealt(monkeypatch):
+    # scripts/probes/ticket_parts.py: 93f, 84q and 84zb checked; 84zb's tiles in 2 and 4 parts by
+    # ticket and in 2 parts dealt in advance, every one unjoined (wrong sums), timed beside them only
+    from scripts.probes import ticket_parts
+    calls = []
+    monkeypatch.setattr(ticket_parts, "check_and_record",
+                        lambda name, builds, check_shapes, shapes, unchecked: calls.append((name, list(builds), unchecked)))
+    ticket_parts.main()
+    (name, builds, unchecked), = calls
+    assert name == "ticket-parts" and builds == ["93f", "84q", "84zb"]
+    defines = [d for _, d in unchecked.values()]
+    assert all(d["RING_JOINS"] == 0 for d in defines)
+    assert [(d["RING_PARTS"], d.get("TICKETS_FOR_PARTS", 0)) for d in defines] == [(2, 1), (4, 1), (2, 0)]
+
+
 def test_ring_spans_stamps_84q_84v_and_84w_with_their_records():
     # scripts/probes/ring_spans.py: the three rings that section 80 compares, each read with 84q's
     # record of a ring block (ring_timeline.py's fields), the floor with timeline.py's

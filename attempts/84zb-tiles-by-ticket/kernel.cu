@@ -141,6 +141,12 @@ constexpr int RING_WARPGROUPS = 4;              // the ring's block: each warpgr
 #ifndef RING_B_STAMP
 #define RING_B_STAMP 0                          // the probe ring_fill's, with RING_STAMPS: 1 stamps B's first share too
 #endif
+#ifndef TICKETS_FOR_PARTS
+#define TICKETS_FOR_PARTS 0                     // the probe ticket_parts's: 1 deals a tile's parts by tickets too (unjoined only)
+#endif
+#ifndef RING_JOINS
+#define RING_JOINS 1                            // the probe ticket_parts's: 0 leaves tiles in parts unjoined (wrong sums)
+#endif
 #if RING_STAMPS && RING_B_STAMP
 __shared__ uint32_t first_b_stored;             // the B warp's clock as it hands stage 0's share to its slot
 #endif
@@ -639,14 +645,14 @@ struct Cursor {
 // the round trip where the ticket is taken rather than where it is used. So is any arithmetic on
 // the ticket: item_of_ticket is left to the place of use.
 __device__ __forceinline__ int take_ticket(unsigned* dealer, int item, int items, int parts) {
-  if (parts > 1) return static_cast<int>(gridDim.x) + item;
+  if (parts > 1 && !TICKETS_FOR_PARTS) return static_cast<int>(gridDim.x) + item;
   unsigned taken;
   asm volatile("atom.relaxed.gpu.global.inc.u32 %0, [%1], %2;"
                : "=r"(taken) : "l"(dealer), "r"(static_cast<unsigned>(items - 1)) : "memory");
   return static_cast<int>(taken);
 }
 __device__ __forceinline__ int item_of_ticket(int ticket, int parts) {
-  return parts == 1 ? static_cast<int>(gridDim.x) + ticket : ticket;
+  return parts == 1 || TICKETS_FOR_PARTS ? static_cast<int>(gridDim.x) + ticket : ticket;
 }
 
 // The producers of a ring block, stage after stage of the block's items, each into its slot once
@@ -856,7 +862,7 @@ nvfp4_gemv_ring_kernel(const uint8_t* __restrict__ b, const uint8_t* __restrict_
       use.next(queue, items, parts, q, rem, tiles_per_batch);
     }
   }
-  join_parts(c, ws, blockIdx.x, gridDim.x, items, parts);
+  if (RING_JOINS) join_parts(c, ws, blockIdx.x, gridDim.x, items, parts);
 #if RING_STAMPS
   if (threadIdx.x == 0) {
     const uint32_t stop = stamp_clock(), global_stop = stamp_global();
