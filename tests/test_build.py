@@ -786,3 +786,16 @@ def test_84zbs_probe_builds_leave_out_the_joins_only_when_asked():
         ring = [f for f in re.split(r"^\s*Function : ", build.sass(library, "sm_90a"), flags=re.M)[1:]
                 if "ring_kernel" in f.split("\n", 1)[0]]
         assert len(ring) == 1 and ("MEMBAR.SC.GPU" in ring[0]) == joined, defines
+
+
+def test_84zbs_probe_build_without_the_hand_over_meets_at_no_item_end():
+    # scripts/probes/item_ends.py builds 84zb with RING_HANDOVER=0: the first warpgroup stores its own
+    # sums, so the ring kernel has fewer barrier waits (none on the hand-over's sums_full and
+    # sums_empty; ptxas lays each wait out twice, in line and in its retry)
+    source = attempts.find("84zb").source
+    waits = []
+    for library in (build.build(source), sm90a_build(source, {"RING_HANDOVER": 0})):
+        ring, = [f for f in re.split(r"^\s*Function : ", build.sass(library, "sm_90a"), flags=re.M)[1:]
+                 if "ring_kernel" in f.split("\n", 1)[0]]
+        waits.append(ring.count("SYNCS.PHASECHK.TRANS64.TRYWAIT"))
+    assert waits[1] == waits[0] - 4, waits

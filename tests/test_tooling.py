@@ -313,6 +313,23 @@ def test_ticket_parts_times_84zbs_parts_unjoined_by_ticket_and_dealt(monkeypatch
     assert [(d["RING_PARTS"], d.get("TICKETS_FOR_PARTS", 0)) for d in defines] == [(2, 1), (4, 1), (2, 0)]
 
 
+def test_item_ends_times_84zb_and_its_parts_by_ticket_with_and_without_the_hand_over(monkeypatch):
+    # scripts/probes/item_ends.py: 84zb checked; 84zb without its hand-over, and each of ticket_parts's
+    # parts by ticket (unjoined) with and without it, timed beside it only
+    from scripts.probes import item_ends
+    calls = []
+    monkeypatch.setattr(item_ends, "check_and_record",
+                        lambda name, builds, check_shapes, shapes, unchecked: calls.append((name, list(builds), unchecked)))
+    item_ends.main()
+    (name, builds, unchecked), = calls
+    assert name == "item-ends" and builds == ["84zb"]
+    assert list(unchecked) == ["84zb without hand-over",
+                               "84zb, 2 parts by ticket, unjoined", "84zb, 2 parts by ticket, unjoined, without hand-over",
+                               "84zb, 4 parts by ticket, unjoined", "84zb, 4 parts by ticket, unjoined, without hand-over"]
+    for name, (_, defines) in unchecked.items():
+        assert defines.get("RING_HANDOVER", 1) == (0 if "without hand-over" in name else 1), name
+
+
 def test_ring_spans_stamps_84q_84v_and_84w_with_their_records():
     # scripts/probes/ring_spans.py: the three rings that section 80 compares, each read with 84q's
     # record of a ring block (ring_timeline.py's fields), the floor with timeline.py's

@@ -147,6 +147,9 @@ constexpr int RING_WARPGROUPS = 4;              // the ring's block: each warpgr
 #ifndef RING_JOINS
 #define RING_JOINS 1                            // the probe ticket_parts's: 0 leaves tiles in parts unjoined (wrong sums)
 #endif
+#ifndef RING_HANDOVER
+#define RING_HANDOVER 1                         // the probe item_ends's: 0 stores the first warpgroup's sums alone (wrong sums)
+#endif
 #if RING_STAMPS && RING_B_STAMP
 __shared__ uint32_t first_b_stored;             // the B warp's clock as it hands stage 0's share to its slot
 #endif
@@ -841,7 +844,9 @@ nvfp4_gemv_ring_kernel(const uint8_t* __restrict__ b, const uint8_t* __restrict_
         // once the first has read the last item's (a fresh barrier's phase before the first counts as
         // completed), read once all are written.
         const int lane_of_warpgroup = threadIdx.x % (WARPS * 32);
-        if (warpgroup > 0) {
+        if (!RING_HANDOVER) {
+          if (warpgroup == 0) store_row_sums(acc, c, use.row0, use.tile, warp, ws, use.part, parts);
+        } else if (warpgroup > 0) {
           mbar_wait(&sums_empty, (item_ends & 1) ^ 1);
           other_sums[warpgroup - 1][lane_of_warpgroup][0] = acc[0];
           other_sums[warpgroup - 1][lane_of_warpgroup][1] = acc[1];
