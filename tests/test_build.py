@@ -283,9 +283,9 @@ def test_the_timeline_probe_keeps_95s_registers_without_spilling(kernel):
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
 
 
-@pytest.mark.parametrize("number", ["84q", "84v", "84w", "84x", "84y", "84z", "84za", "84zb"])
+@pytest.mark.parametrize("number", ["84q", "84v", "84w", "84x", "84y", "84z", "84za", "84zb", "84zc"])
 def test_the_ring_timeline_stamps_a_ring_without_spilling_and_only_when_asked(number):
-    # scripts/probes/ring_timeline.py builds 84q (rows_split.py 84v, short_folds.py 84w, runs_from_host.py 84x, runs_spread.py 84y, joins_in_turn.py 84z, first_stages_apart.py 84za, tiles_by_ticket.py 84zb) with RING_STAMPS=1: the stamps
+    # scripts/probes/ring_timeline.py builds 84q (rows_split.py 84v, short_folds.py 84w, runs_from_host.py 84x, runs_spread.py 84y, joins_in_turn.py 84z, first_stages_apart.py 84za, tiles_by_ticket.py 84zb, hand_over_unmet.py 84zc) with RING_STAMPS=1: the stamps
     # (the global timer read at a block's start and end) only in that build, and no spill in it (a
     # spilled stamp would time another kernel); the attempt's own build reads no timer
     probe = _probe_script("ring_timeline")
@@ -539,7 +539,7 @@ def _ring_and_plain_sass(number: str, target: str) -> tuple[str, str]:
     return ring[0], plain[0]
 
 
-@pytest.mark.parametrize("number", ["84e", "84f", "84g", "84h", "84i", "84j", "84k", "84l", "84m", "84n", "84o", "84p", "84q", "84r", "84s", "84t", "84u", "84v", "84w", "84x", "84y", "84z", "84za", "84zb"])
+@pytest.mark.parametrize("number", ["84e", "84f", "84g", "84h", "84i", "84j", "84k", "84l", "84m", "84n", "84o", "84p", "84q", "84r", "84s", "84t", "84u", "84v", "84w", "84x", "84y", "84z", "84za", "84zb", "84zc"])
 def test_84e_reads_a_through_the_copy_engine_into_its_ring(number):
     # 84e's README: where 256 divides K the ring kernel brings A and its scales by two tensor copies
     # a stage (UTMALDG.2D) and reads the fragments from shared memory: no 16-byte global load in
@@ -558,10 +558,10 @@ def test_84f_leaves_a_chunks_mmas_in_flight_until_the_next_chunks_are_issued():
     # 84f's README: in the ring kernel (sm_90a) every chunk's mmas but a stage's last are retired
     # with wait_group 1, after the next chunk's are issued; 84e retired each with wait_group 0. In
     # 84k each warpgroup multiplies 4 chunks of a stage, 3 of them retired so; in 84l (stages of 4
-    # chunks) 2, one; in 84n and 84o (stages of 8 chunks again) 3; in 84p-84v and 84z-84zb (four warpgroups) one; in 84w-84y one in each of its two
+    # chunks) 2, one; in 84n and 84o (stages of 8 chunks again) 3; in 84p-84v and 84z-84zc (four warpgroups) one; in 84w-84y one in each of its two
     # stage bodies (whole and folded).
     for number, in_flight in (("84e", 0), ("84f", 7), ("84g", 7), ("84h", 7), ("84i", 7), ("84j", 7), ("84k", 3),
-                              ("84l", 1), ("84m", 1), ("84n", 3), ("84o", 3), ("84p", 1), ("84q", 1), ("84r", 1), ("84s", 1), ("84t", 1), ("84u", 1), ("84v", 1), ("84w", 2), ("84x", 2), ("84y", 2), ("84z", 1), ("84za", 1), ("84zb", 1)):
+                              ("84l", 1), ("84m", 1), ("84n", 3), ("84o", 3), ("84p", 1), ("84q", 1), ("84r", 1), ("84s", 1), ("84t", 1), ("84u", 1), ("84v", 1), ("84w", 2), ("84x", 2), ("84y", 2), ("84z", 1), ("84za", 1), ("84zb", 1), ("84zc", 1)):
         ring, _ = _ring_and_plain_sass(number, "sm_90a")
         assert ring.count("WARPGROUP.DEPBAR.LE gsb0, 0x1") == in_flight, number
 
@@ -594,7 +594,7 @@ def test_84i_waits_for_bs_share_a_stage_after_loading_it():
         assert all((wait > 200) == late for wait in waits), (number, waits)
 
 
-@pytest.mark.parametrize("number, share_loads, after_slot", [("84m", 3, True), ("84n", 5, True), ("84o", 5, False), ("84p", 5, False), ("84q", 5, False), ("84r", 5, False), ("84s", 5, False), ("84t", 5, False), ("84u", 5, False), ("84v", 5, False), ("84w", 10, False), ("84x", 10, False), ("84y", 10, False), ("84z", 5, True), ("84za", 5, False), ("84zb", 5, False)])
+@pytest.mark.parametrize("number, share_loads, after_slot", [("84m", 3, True), ("84n", 5, True), ("84o", 5, False), ("84p", 5, False), ("84q", 5, False), ("84r", 5, False), ("84s", 5, False), ("84t", 5, False), ("84u", 5, False), ("84v", 5, False), ("84w", 10, False), ("84x", 10, False), ("84y", 10, False), ("84z", 5, True), ("84za", 5, False), ("84zb", 5, False), ("84zc", 5, True)])
 def test_84ms_producer_waits_for_bs_share_after_the_slot_is_free(number, share_loads, after_slot):
     # 84m's README: the producer warp loads its share of B for a stage (two words and a pair of
     # scales a lane), then waits on the slot's empty barrier; ptxas first waits on the loads after
@@ -602,7 +602,8 @@ def test_84ms_producer_waits_for_bs_share_after_the_slot_is_free(number, share_l
     # 84n's stages are twice as long: four words and a pair of scales a lane. 84o's README: in its
     # B warps (the copies sent by a warp of their own) ptxas puts two of the loads on a scoreboard
     # with loads of constants and waits for them before the slot's wait; 84p's-84v's are 84o's; 84w-84y load a folded stage's second share too (10 loads). 84z's
-    # (84q's source there) are 84m's again: ptxas's choice at 79 registers (84z's README).
+    # (84q's source there) are 84m's again: ptxas's choice at 79 registers (84z's README); so are
+    # 84zc's, whose hand-over changed the consumers' code only (84zc's README).
     listing = _ring_listing(number)
     loads = [i for i, (text, _) in enumerate(listing) if "LDG.E" in text and "CONSTANT" in text]
     assert len(loads) == share_loads, loads
@@ -799,3 +800,19 @@ def test_84zbs_probe_build_without_the_hand_over_meets_at_no_item_end():
                  if "ring_kernel" in f.split("\n", 1)[0]]
         waits.append(ring.count("SYNCS.PHASECHK.TRANS64.TRYWAIT"))
     assert waits[1] == waits[0] - 4, waits
+
+
+def test_84zc_hands_an_items_sums_over_by_a_shared_atomic_and_meets_at_no_item_end():
+    # 84zc's README: each warpgroup counts itself in on its row pairs with an atomic in shared memory
+    # (ATOMS.ADD; 84zb has none) and nobody waits for the hand-over: the ring kernel waits on the same
+    # barriers as 84zb built without its hand-over, four fewer wait sites than 84zb's own (the
+    # hand-over's two barriers, each laid out in line and in its retry)
+    def ring(library):
+        function, = [f for f in re.split(r"^\s*Function : ", build.sass(library, "sm_90a"), flags=re.M)[1:]
+                     if "ring_kernel" in f.split("\n", 1)[0]]
+        return function
+    zb, zc = attempts.find("84zb").source, attempts.find("84zc").source
+    met, unmet, left_out = ring(build.build(zb)), ring(build.build(zc)), ring(sm90a_build(zb, {"RING_HANDOVER": 0}))
+    assert "ATOMS.ADD" in unmet and "ATOMS.ADD" not in met
+    waits = [f.count("SYNCS.PHASECHK.TRANS64.TRYWAIT") for f in (met, unmet, left_out)]
+    assert waits[1] == waits[2] == waits[0] - 4, waits

@@ -330,6 +330,24 @@ def test_item_ends_times_84zb_and_its_parts_by_ticket_with_and_without_the_hand_
         assert defines.get("RING_HANDOVER", 1) == (0 if "without hand-over" in name else 1), name
 
 
+def test_hand_over_unmet_checks_84zc_times_the_hand_overs_bounds_then_spans_the_two_rings(monkeypatch):
+    # scripts/probes/hand_over_unmet.py: 93f, 84zb and 84zc checked; 84zb without its hand-over and
+    # the unjoined parts by ticket of 84zb without it and of 84zc timed only; then 84zb and 84zc stamped
+    from scripts.probes import hand_over_unmet
+    calls = []
+    monkeypatch.setattr(hand_over_unmet, "check_and_record",
+                        lambda name, builds, check_shapes, shapes, unchecked: calls.append((name, list(builds), unchecked)))
+    monkeypatch.setattr(hand_over_unmet, "spans", lambda rings, name: calls.append((rings, name)))
+    hand_over_unmet.main()
+    (name, builds, unchecked), spanned = calls
+    assert name == "hand-over-unmet" and builds == ["93f", "84zb", "84zc"]
+    assert spanned == (("84zb", "84zc"), "hand-over-unmet-spans")
+    sources = {n: source.parent.name[:4] for n, (source, _) in unchecked.items()}
+    assert sources == {"84zb without hand-over": "84zb", "84zb, 2 parts by ticket, unjoined, without hand-over": "84zb",
+                       "84zc, 2 parts by ticket, unjoined": "84zc"}
+    assert all(d["RING_JOINS"] == 0 and d["TICKETS_FOR_PARTS"] == 1 for n, (_, d) in unchecked.items() if "parts" in n)
+
+
 def test_ring_spans_stamps_84q_84v_and_84w_with_their_records():
     # scripts/probes/ring_spans.py: the three rings that section 80 compares, each read with 84q's
     # record of a ring block (ring_timeline.py's fields), the floor with timeline.py's
