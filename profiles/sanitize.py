@@ -51,17 +51,21 @@ def target(which):
         torch.cuda.synchronize()
 
 
-def sanitize(tool, which):
+def run_under(tool, command):
+    """A command under the sanitizer's tool: its exit code, the errors counted, the output's tail."""
     sanitizer = shutil.which("compute-sanitizer")
     # Without torch's caching allocator every tensor is its own cudaMalloc of its exact size,
     # so memcheck sees an access one byte past a tensor (with it, the pool hides such bugs).
     env = {**os.environ, "PYTORCH_NO_CUDA_MEMORY_CACHING": "1"}
-    proc = subprocess.run([sanitizer, "--tool", tool, "--error-exitcode", "99",
-                           sys.executable, __file__, "target", which],
+    proc = subprocess.run([sanitizer, "--tool", tool, "--error-exitcode", "99", *command],
                           capture_output=True, text=True, env=env)
     found = SUMMARY.findall(proc.stdout + proc.stderr)
     errors = int(next(g for g in found[-1] if g)) if found else None
     return proc.returncode, errors, (proc.stdout + proc.stderr)[-3000:]
+
+
+def sanitize(tool, which):
+    return run_under(tool, [sys.executable, __file__, "target", which])
 
 
 def main():

@@ -455,3 +455,22 @@ def test_a_probes_sites_table_and_figure_read_one_kernel_and_shape(monkeypatch, 
     assert fragments.fig("h200", "a", "probe-site:p", "1x2x3", "2") == "2.25"
     with pytest.raises(fragments.FragmentError, match="no site 2"):
         fragments.fig("h200", "b", "probe-site:p", "1x2x3", "2")
+
+
+def test_racecheck_hand_off_runs_each_order_under_racecheck_and_records_its_hazards(monkeypatch, tmp_path):
+    # scripts/probes/racecheck_hand_off.py: the hand-off ordered by the atomic and by the barrier,
+    # each run under racecheck as its own target, the hazards counted per order
+    import pandas as pd
+    from profiles import sanitize
+    from scripts.probes import racecheck_hand_off
+    commands = []
+    monkeypatch.setattr(sanitize, "run_under", lambda tool, command: commands.append((tool, command)) or (99, 7, ""))
+    monkeypatch.setattr(racecheck_hand_off, "RESULTS_DIR", tmp_path)
+    monkeypatch.setattr(racecheck_hand_off.sys, "argv", ["racecheck_hand_off.py"])
+    monkeypatch.setattr("torch.cuda.get_device_name", lambda: "NVIDIA H200")
+    monkeypatch.setattr("common.results.provenance", lambda: {"gpu": "NVIDIA H200"})
+    (tmp_path / "probes").mkdir()
+    racecheck_hand_off.main()
+    assert [(tool, command[-2:]) for tool, command in commands] == [("racecheck", ["target", "0"]), ("racecheck", ["target", "1"])]
+    df = pd.read_csv(tmp_path / "probes" / "racecheck-hand-off-h200.csv")
+    assert list(df.order) == ["atomic acq_rel", "block barrier"] and list(df.hazards) == [7, 7]
