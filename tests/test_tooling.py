@@ -464,7 +464,9 @@ def test_racecheck_hand_off_runs_each_order_under_racecheck_and_records_its_haza
     from profiles import sanitize
     from scripts.probes import racecheck_hand_off
     commands = []
-    monkeypatch.setattr(sanitize, "run_under", lambda tool, command: commands.append((tool, command)) or (99, 7, ""))
+    outputs = {"0": "hazard\nhand-off sums ok\n", "1": "no sums\n"}
+    monkeypatch.setattr(sanitize, "run_under",
+                        lambda tool, command: commands.append((tool, command)) or (99, 7, outputs[command[-1]]))
     monkeypatch.setattr(racecheck_hand_off, "RESULTS_DIR", tmp_path)
     monkeypatch.setattr(racecheck_hand_off.sys, "argv", ["racecheck_hand_off.py"])
     monkeypatch.setattr("torch.cuda.get_device_name", lambda: "NVIDIA H200")
@@ -474,3 +476,4 @@ def test_racecheck_hand_off_runs_each_order_under_racecheck_and_records_its_haza
     assert [(tool, command[-2:]) for tool, command in commands] == [("racecheck", ["target", "0"]), ("racecheck", ["target", "1"])]
     df = pd.read_csv(tmp_path / "probes" / "racecheck-hand-off-h200.csv")
     assert list(df.order) == ["atomic acq_rel", "block barrier"] and list(df.hazards) == [7, 7]
+    assert list(df.sums_ok) == [True, False]

@@ -25,6 +25,7 @@ from common.results import RESULTS_DIR  # noqa: E402
 SOURCE = Path(__file__).with_suffix(".cu")
 ORDERS = {"atomic acq_rel": 0, "block barrier": 1}
 WARPS = 4
+SUMS_OK = "hand-off sums ok"  # the target's word that its sums were checked (racecheck's exit code replaces its own)
 
 
 def target(ordered_by: int) -> None:
@@ -39,6 +40,7 @@ def target(ordered_by: int) -> None:
                             dtype=torch.float32, device="cuda")
     if status != 0 or not torch.equal(out, expected):
         raise SystemExit(f"hand-off {ordered_by}: status {status}, sums {out.tolist()}")
+    print(SUMS_OK, flush=True)
 
 
 def main():
@@ -54,7 +56,8 @@ def main():
         print(f"{order:15} racecheck exit {code}, {errors} hazards reported", flush=True)
         if code not in (0, 99):
             print(tail)
-        rows.append({"order": order, "exit_code": code, "hazards": errors, **results.provenance()})
+        rows.append({"order": order, "exit_code": code, "hazards": errors, "sums_ok": SUMS_OK in tail,
+                     **results.provenance()})
     out = RESULTS_DIR / "probes" / f"racecheck-hand-off-{gpu}.csv"
     pd.DataFrame(rows).to_csv(out, index=False)
     print(f"recorded {len(rows)} rows in {out}")
