@@ -475,5 +475,5 @@ def test_racecheck_hand_off_runs_each_order_under_racecheck_and_records_its_haza
     racecheck_hand_off.main()
     assert [(tool, command[-2:]) for tool, command in commands] == [("racecheck", ["target", "0"]), ("racecheck", ["target", "1"])]
     df = pd.read_csv(tmp_path / "probes" / "racecheck-hand-off-h200.csv")
-    assert list(df.order) == ["atomic acq_rel", "block barrier"] and list(df.hazards) == [7, 7]
+    assert list(df.strategy) == ["atomic", "block barrier"] and set(df.key) == {"racecheck"} and list(df.hazards) == [7, 7]
     assert list(df.sums_ok) == [True, False]

@@ -1,7 +1,8 @@
 """Does compute-sanitizer's racecheck follow an atomic's release and acquire in shared memory? Four
 warps hand a value a lane over and the last to come adds them (scripts/probes/racecheck_hand_off.cu),
 ordered by an acq_rel atomic at CTA scope, as 84zc hands its warpgroups' sums over, or by a block
-barrier; each run under racecheck, its sums checked. Rows in results/probes/racecheck-hand-off-<gpu>.csv.
+barrier; each run under racecheck, its sums checked. Rows in results/probes/racecheck-hand-off-<gpu>.csv
+(strategy: the order; key: the tool), read by the figures `probe-row:racecheck-hand-off:COLUMN`.
 From the repository root on a GPU:
     python3 scripts/probes/racecheck_hand_off.py
 
@@ -23,7 +24,7 @@ from common import build, sol  # noqa: E402
 from common.results import RESULTS_DIR  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
-ORDERS = {"atomic acq_rel": 0, "block barrier": 1}
+ORDERS = {"atomic": 0, "block barrier": 1}  # the hand-off ordered by an acq_rel atomic, or by a barrier
 WARPS = 4
 SUMS_OK = "hand-off sums ok"  # the target's word that its sums were checked (racecheck's exit code replaces its own)
 
@@ -56,7 +57,7 @@ def main():
         print(f"{order:15} racecheck exit {code}, {errors} hazards reported", flush=True)
         if code not in (0, 99):
             print(tail)
-        rows.append({"order": order, "exit_code": code, "hazards": errors, "sums_ok": SUMS_OK in tail,
+        rows.append({"strategy": order, "key": "racecheck", "exit_code": code, "hazards": errors, "sums_ok": SUMS_OK in tail,
                      **results.provenance()})
     out = RESULTS_DIR / "probes" / f"racecheck-hand-off-{gpu}.csv"
     pd.DataFrame(rows).to_csv(out, index=False)
