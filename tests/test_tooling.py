@@ -281,6 +281,18 @@ def test_the_ring_spans_table_shows_what_lies_outside_each_kernels_blocks():
     assert reports.ring_spans_table("h200", "no-such-run").startswith("_No no-such-run probe")
 
 
+def _recorded(monkeypatch, probe, **also) -> list:
+    """A probe script's main() run with check_and_record (and any other names in `also`) replaced:
+    what it would have checked and timed, as (name, checked build names, unchecked builds)."""
+    calls = []
+    monkeypatch.setattr(probe, "check_and_record",
+                        lambda name, builds, check_shapes, shapes, unchecked: calls.append((name, list(builds), unchecked)))
+    for attribute, stand_in in also.items():
+        monkeypatch.setattr(probe, attribute, lambda *args, stand_in=stand_in: calls.append(stand_in(*args)))
+    probe.main()
+    return calls
+
+
 @pytest.mark.parametrize("script, checked, without", [("rows_alone", ["93f", "84q", "84v"], ["84q", "84v"]),
                                                        ("folds_alone", ["93f", "84v", "84w"], ["84v", "84w"])])
 def test_a_ring_without_products_is_timed_unchecked(monkeypatch, script, checked, without):
@@ -288,11 +300,7 @@ def test_a_ring_without_products_is_timed_unchecked(monkeypatch, script, checked
     # their products left out (wrong sums) timed beside them only
     import importlib
     probe = importlib.import_module(f"scripts.probes.{script}")
-    calls = []
-    monkeypatch.setattr(probe, "check_and_record",
-                        lambda name, builds, check_shapes, shapes, unchecked: calls.append((name, list(builds), unchecked)))
-    probe.main()
-    (name, builds, unchecked), = calls
+    (name, builds, unchecked), = _recorded(monkeypatch, probe)
     assert name == script.replace("_", "-") and builds == checked
     assert list(unchecked) == [f"{n} without products" for n in without]
     assert all(defines == {"RING_PRODUCTS": 0} for _, defines in unchecked.values())
@@ -302,11 +310,7 @@ def test_ticket_parts_times_84zbs_parts_unjoined_by_ticket_and_dealt(monkeypatch
     # scripts/probes/ticket_parts.py: 93f, 84q and 84zb checked; 84zb's tiles in 2 and 4 parts by
     # ticket and in 2 parts dealt in advance, every one unjoined (wrong sums), timed beside them only
     from scripts.probes import ticket_parts
-    calls = []
-    monkeypatch.setattr(ticket_parts, "check_and_record",
-                        lambda name, builds, check_shapes, shapes, unchecked: calls.append((name, list(builds), unchecked)))
-    ticket_parts.main()
-    (name, builds, unchecked), = calls
+    (name, builds, unchecked), = _recorded(monkeypatch, ticket_parts)
     assert name == "ticket-parts" and builds == ["93f", "84q", "84zb"]
     defines = [d for _, d in unchecked.values()]
     assert all(d["RING_JOINS"] == 0 for d in defines)
@@ -317,11 +321,7 @@ def test_item_ends_times_84zb_and_its_parts_by_ticket_with_and_without_the_hand_
     # scripts/probes/item_ends.py: 84zb checked; 84zb without its hand-over, and each of ticket_parts's
     # parts by ticket (unjoined) with and without it, timed beside it only
     from scripts.probes import item_ends
-    calls = []
-    monkeypatch.setattr(item_ends, "check_and_record",
-                        lambda name, builds, check_shapes, shapes, unchecked: calls.append((name, list(builds), unchecked)))
-    item_ends.main()
-    (name, builds, unchecked), = calls
+    (name, builds, unchecked), = _recorded(monkeypatch, item_ends)
     assert name == "item-ends" and builds == ["84zb"]
     assert list(unchecked) == ["84zb without hand-over",
                                "84zb, 2 parts by ticket, unjoined", "84zb, 2 parts by ticket, unjoined, without hand-over",
@@ -334,12 +334,7 @@ def test_hand_over_unmet_checks_84zc_times_the_hand_overs_bounds_then_spans_the_
     # scripts/probes/hand_over_unmet.py: 93f, 84zb and 84zc checked; 84zb without its hand-over and
     # the unjoined parts by ticket of 84zb without it and of 84zc timed only; then 84zb and 84zc stamped
     from scripts.probes import hand_over_unmet
-    calls = []
-    monkeypatch.setattr(hand_over_unmet, "check_and_record",
-                        lambda name, builds, check_shapes, shapes, unchecked: calls.append((name, list(builds), unchecked)))
-    monkeypatch.setattr(hand_over_unmet, "spans", lambda rings, name: calls.append((rings, name)))
-    hand_over_unmet.main()
-    (name, builds, unchecked), spanned = calls
+    (name, builds, unchecked), spanned = _recorded(monkeypatch, hand_over_unmet, spans=lambda rings, name: (rings, name))
     assert name == "hand-over-unmet" and builds == ["93f", "84zb", "84zc"]
     assert spanned == (("84zb", "84zc"), "hand-over-unmet-spans")
     sources = {n: source.parent.name[:4] for n, (source, _) in unchecked.items()}
