@@ -12,7 +12,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "94", "95", "95a", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -459,6 +459,25 @@ def test_93m_sends_the_next_window_before_waiting_for_the_current_one_in_the_h20
         order = [op for line in ours[name] for op in ("LDGSTS", "DEPBAR.LE", "IDP.4A") if op in line]
         wait = order.index("DEPBAR.LE")
         assert order[:wait].count("LDGSTS") >= 10 and "IDP.4A" not in order[:wait], order[:wait + 1]
+
+
+def test_93q_signals_its_dependents_before_its_first_load_and_93f_does_not():
+    # 93q's README: every block of either grid signals griddepcontrol.launch_dependents (PREEXIT)
+    # at its start, so that the tail grid may start once the first grid's last block has; 93f,
+    # launched alone, has no such signal
+    op = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][\w.]*)")
+    for number, signals in (("93q", True), ("93f", False)):
+        library = build.build(attempts.find(number).source)
+        for target in ("sm_90a", "sm_100a"):
+            kernels = [f for f in re.split(r"^\s*Function : ", build.sass(library, target), flags=re.M)[1:]
+                       if "nvfp4_gemv_kernel" in f.split("\n", 1)[0]]
+            assert len(kernels) == 4, (number, target)
+            for kernel in kernels:
+                ops = op.findall(kernel)
+                assert ops.count("PREEXIT") == (1 if signals else 0), (number, target, kernel[:80])
+                if signals:
+                    first_load = next(i for i, o in enumerate(ops) if o.startswith("LDG"))
+                    assert ops.index("PREEXIT") < first_load, (target, kernel[:80])
 
 
 def test_93n_takes_turns_only_in_a_kernel_of_its_own_with_every_product_after_the_wait():

@@ -306,6 +306,17 @@ def test_a_ring_without_products_is_timed_unchecked(monkeypatch, script, checked
     assert all(defines == {"RING_PRODUCTS": 0} for _, defines in unchecked.values())
 
 
+def test_tail_grid_checks_and_times_93q_beside_93f_and_its_controls(monkeypatch):
+    # scripts/probes/tail_grid.py: 93f and 93q, and 93q's controls by TAIL_GRID (the tail launched
+    # after the first grid, one-window parts on every tile, no tail), every one checked and timed
+    from scripts.probes import tail_grid
+    (name, builds, unchecked), = _recorded(monkeypatch, tail_grid)
+    assert name == "tail-grid" and builds == ["93f", "93q", "93q, tail launched after", "one-window parts everywhere",
+                                              "93q without its tail"] and not unchecked
+    assert [d and d["TAIL_GRID"] for _, d in tail_grid.BUILDS.values()] == [None, None, 2, 3, 0]
+    assert {s for s in tail_grid.CHECK_SHAPES if s[1] % 1024} == {(16384, 2112, 2)}
+
+
 def test_ticket_parts_times_84zbs_parts_unjoined_by_ticket_and_dealt(monkeypatch):
     # scripts/probes/ticket_parts.py: 93f, 84q and 84zb checked; 84zb's tiles in 2 and 4 parts by
     # ticket and in 2 parts dealt in advance, every one unjoined (wrong sums), timed beside them only
