@@ -47,10 +47,10 @@ JOINED_ROWS = [(1152, 9216, 2)]
 # Rows of 7 windows in groups of two warps a block, over 3 batches, the last block's groups short
 # of a step: 79's walk, which runs wherever a warp walks 4 tiles or more.
 WALK_GROUPS = [(3328, 7168, 3)]
-# 8192 tiles of 3 windows, the third short: more than one wave of the H200's one-warp blocks, so
-# 93q sends the last 2640 rows of each batch to its tail grid, each warp one window (the short one
-# included).
-TAIL_ROWS = [(16384, 2112, 2)]
+# 8192 tiles of 4 windows, the fourth short: more than one wave of the H200's one-warp blocks, so
+# 93q and 93r send the last rows of each batch to their tail grid, each warp one window (the short
+# one included).
+TAIL_ROWS = [(16384, 3136, 2)]
 
 
 def fresh_shapes(count=3):

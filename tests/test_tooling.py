@@ -317,6 +317,15 @@ def test_tail_grid_checks_and_times_93q_beside_93f_and_its_controls(monkeypatch)
     assert {s for s in tail_grid.CHECK_SHAPES if s[1] % 1024} == {(16384, 2112, 2)}
 
 
+def test_tail_for_long_warps_checks_and_times_93r_beside_93f_and_93q(monkeypatch):
+    # scripts/probes/tail_for_long_warps.py: the three attempts' own builds, checked, then timed on
+    # shapes with and without 93r's tail (a short window among the checked ones)
+    from scripts.probes import tail_for_long_warps
+    (name, builds, unchecked), = _recorded(monkeypatch, tail_for_long_warps)
+    assert name == "tail-for-long-warps" and builds == ["93f", "93q", "93r"] and not unchecked
+    assert (7168, 2048, 4) in tail_for_long_warps.SHAPES and any(k % 1024 for _, k, _ in tail_for_long_warps.CHECK_SHAPES)
+
+
 def test_ticket_parts_times_84zbs_parts_unjoined_by_ticket_and_dealt(monkeypatch):
     # scripts/probes/ticket_parts.py: 93f, 84q and 84zb checked; 84zb's tiles in 2 and 4 parts by
     # ticket and in 2 parts dealt in advance, every one unjoined (wrong sums), timed beside them only
