@@ -630,6 +630,26 @@ def test_84ms_producer_waits_for_bs_share_after_the_slot_is_free(number, share_l
     assert all(_first_wait(listing, i) > slot_free for i in loads) == after_slot
 
 
+def test_84zd_signals_the_split_tail_from_its_ring_and_reads_the_tail_with_93fs_dp4a_loop():
+    # 84zd's README: its ring kernel is 84q's with griddepcontrol.launch_dependents (PREEXIT) at
+    # the block's start, before its first tensor copy, on both targets; its split tail is a kernel
+    # of its own with 93f's dp4a products (32 a window: 4 rows x 8 words) at 64 registers or fewer,
+    # no spill, no shared memory, no tensor copy; 84q signals nothing
+    op = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][\w.]*)")
+    for target in build.TARGETS:
+        functions = {f.split("\n", 1)[0].strip(): f for f in re.split(r"^\s*Function : ",
+                     build.sass(build.build(attempts.find("84zd").source), target), flags=re.M)[1:]}
+        ring, = [f for name, f in functions.items() if "ring_kernel" in name]
+        tail, = [f for name, f in functions.items() if "split_tail" in name]
+        ops = op.findall(ring)
+        assert ops.count("PREEXIT") == 1 and ops.index("PREEXIT") < ops.index("UTMALDG.2D"), target
+        assert "IDP.4A" in tail and tail.count("IDP.4A") % 32 == 0 and "UTMALDG" not in tail and "LDS" not in tail, target
+        parent_ring, _ = _ring_and_plain_sass("84q", target)
+        assert "PREEXIT" not in parent_ring
+    usage = [u for u in build.resource_usage(build.build(attempts.find("84zd").source)) if "split_tail" in u["kernel"]]
+    assert len(usage) == 2 and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
+
+
 def test_84s_ring_joins_with_no_fence_or_ticket():
     # 84s's README: the ring kernel's shared tiles are joined through relaxed loads and stores at
     # L2 (a later piece's sums their own flags), with no GPU-wide fence (MEMBAR.SC.GPU and the L1

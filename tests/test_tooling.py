@@ -326,6 +326,15 @@ def test_tail_for_long_warps_checks_and_times_93r_beside_93f_and_93q(monkeypatch
     assert (7168, 2048, 4) in tail_for_long_warps.SHAPES and any(k % 1024 for _, k, _ in tail_for_long_warps.CHECK_SHAPES)
 
 
+def test_ring_split_tail_checks_and_times_84zd_beside_84q_and_93f(monkeypatch):
+    # scripts/probes/ring_split_tail.py: the three attempts' own builds, checked (a split tail over
+    # two batches among the shapes), then timed
+    from scripts.probes import ring_split_tail
+    (name, builds, unchecked), = _recorded(monkeypatch, ring_split_tail)
+    assert name == "ring-split-tail" and builds == ["93f", "84q", "84zd"] and not unchecked
+    assert (128, 4096, 200) in ring_split_tail.CHECK_SHAPES and (7168, 2048, 4) in ring_split_tail.SHAPES
+
+
 def test_ticket_parts_times_84zbs_parts_unjoined_by_ticket_and_dealt(monkeypatch):
     # scripts/probes/ticket_parts.py: 93f, 84q and 84zb checked; 84zb's tiles in 2 and 4 parts by
     # ticket and in 2 parts dealt in advance, every one unjoined (wrong sums), timed beside them only
