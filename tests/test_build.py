@@ -283,9 +283,9 @@ def test_the_timeline_probe_keeps_95s_registers_without_spilling(kernel):
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
 
 
-@pytest.mark.parametrize("number", ["84q", "84v", "84w", "84x", "84y", "84z", "84za", "84zb", "84zc"])
+@pytest.mark.parametrize("number", ["84q", "84v", "84w", "84x", "84y", "84z", "84za", "84zb", "84zc", "84zd"])
 def test_the_ring_timeline_stamps_a_ring_without_spilling_and_only_when_asked(number):
-    # scripts/probes/ring_timeline.py builds 84q (rows_split.py 84v, short_folds.py 84w, runs_from_host.py 84x, runs_spread.py 84y, joins_in_turn.py 84z, first_stages_apart.py 84za, tiles_by_ticket.py 84zb, hand_over_unmet.py 84zc) with RING_STAMPS=1: the stamps
+    # scripts/probes/ring_timeline.py builds 84q (rows_split.py 84v, short_folds.py 84w, runs_from_host.py 84x, runs_spread.py 84y, joins_in_turn.py 84z, first_stages_apart.py 84za, tiles_by_ticket.py 84zb, hand_over_unmet.py 84zc, ring_split_tail.py 84zd) with RING_STAMPS=1: the stamps
     # (the global timer read at a block's start and end) only in that build, and no spill in it (a
     # spilled stamp would time another kernel); the attempt's own build reads no timer
     probe = _probe_script("ring_timeline")
@@ -648,6 +648,22 @@ def test_84zd_signals_the_split_tail_from_its_ring_and_reads_the_tail_with_93fs_
         assert "PREEXIT" not in parent_ring
     usage = [u for u in build.resource_usage(build.build(attempts.find("84zd").source)) if "split_tail" in u["kernel"]]
     assert len(usage) == 2 and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
+
+
+def test_the_clock_by_pipe_probe_keeps_each_pipe_busy_with_its_own_instruction():
+    # scripts/probes/clock_by_pipe.cu: each kernel's loop issues its pipe's instruction and no
+    # other pipe's (QGMMA on sm_90a only; the empty loop none of them)
+    source = build.REPO / "scripts" / "probes" / "clock_by_pipe.cu"
+    ops = {0: None, 1: "FFMA", 2: "PRMT", 3: "IDP.4A", 4: "HMMA", 5: "IMMA", 6: "QGMMA"}
+    for target in build.TARGETS:
+        kernels = {int(re.search(r"busyILi(\d)E", f.split("\n", 1)[0]).group(1)): f
+                   for f in re.split(r"^\s*Function : ", build.sass(build.build(source), target), flags=re.M)[1:]}
+        assert sorted(kernels) == sorted(ops), target
+        for pipe, text in kernels.items():
+            expected = ops[pipe] if pipe != 6 or target == "sm_90a" else None
+            for other in ops.values():
+                if other:
+                    assert (other in text) == (other == expected), (target, pipe, other)
 
 
 def test_84s_ring_joins_with_no_fence_or_ticket():

@@ -333,6 +333,21 @@ def test_ring_split_tail_checks_and_times_84zd_beside_84q_and_93f(monkeypatch):
     (name, builds, unchecked), = _recorded(monkeypatch, ring_split_tail)
     assert name == "ring-split-tail" and builds == ["93f", "84q", "84zd"] and not unchecked
     assert (128, 4096, 200) in ring_split_tail.CHECK_SHAPES and (7168, 2048, 4) in ring_split_tail.SHAPES
+    # with `spans`: 84q and 84zd stamped, nothing checked or timed in rounds
+    monkeypatch.setattr(ring_split_tail.sys, "argv", ["ring_split_tail.py", "spans"])
+    assert _recorded(monkeypatch, ring_split_tail, spans=lambda rings, name: (rings, name)) == [(("84q", "84zd"), "ring-split-tail-spans")]
+
+
+def test_clock_by_pipe_reads_the_clock_rate_over_the_written_blocks_across_a_wrap():
+    # scripts/probes/clock_by_pipe.py: all written blocks' cycles over their nanoseconds, the 32-bit
+    # counters' differences taken modulo 2^32, unwritten blocks (SM word 0) left out
+    import torch
+    from scripts.probes.clock_by_pipe import WORDS, sm_ghz
+    blocks = [[1, 100, 2**32 - 1000, 3000, 2100, 0],   # 4000 cycles across the wrap, 2000 ns
+              [2, 2**32 - 500, 10, 2010, 500, 0],      # 2000 cycles, 1000 ns across the wrap
+              [0, 0, 0, 99999, 1, 0]]                  # not written
+    records = torch.tensor([w - 2**32 if w >= 2**31 else w for b in blocks for w in b], dtype=torch.int32)
+    assert len(blocks[0]) == WORDS and sm_ghz(records) == 2.0
 
 
 def test_ticket_parts_times_84zbs_parts_unjoined_by_ticket_and_dealt(monkeypatch):
