@@ -81,9 +81,13 @@ __global__ void __launch_bounds__(THREADS) busy(uint32_t* records, long long cyc
   const uint32_t g0 = global_now(), c0 = clock_now();
   const uint32_t b_desc_low = (static_cast<uint32_t>(__cvta_generic_to_shared(b_matrices)) & 0x3FFFF) >> 4;
   uint32_t x[4] = {threadIdx.x + 1u, threadIdx.x + 2u, threadIdx.x + 3u, threadIdx.x + 4u};
+  // The block leaves the loop as one, every 16 passes: the warpgroup's wgmma must be issued by all
+  // four of its warps the same number of times (a loop left by each thread on its own clock hung).
   const long long start = clock64();
-  while (clock64() - start < cycles) pass<PIPE>(x, b_desc_low);
-  __syncthreads();
+  do {
+#pragma unroll 1
+    for (int n = 0; n < 16; ++n) pass<PIPE>(x, b_desc_low);
+  } while (!__syncthreads_or(threadIdx.x == 0 && clock64() - start >= cycles));
   const uint32_t c1 = clock_now(), g1 = global_now();
   uint32_t sm;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
