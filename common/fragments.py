@@ -20,7 +20,7 @@ RANK-th instruction of profiles/<gpu>/stall-sites/<attempt>.csv, `fig GPU KERNEL
 probe-site:PROBE SHAPE RANK` the same of a probe's kernel (profiles/<gpu>/probes/<probe>-sites.csv);
 `fig GPU KERNEL timeline:COLUMN
 SHAPE MODE` a column of the timeline probe's run (ns); `fig GPU KERNEL ring-timeline:NAME:COLUMN
-SHAPE MODE` one of a ring's stamped run, results/probes/NAME-<gpu>.csv (ns); `fig GPU KERNEL room:COLUMN SHAPE MODE` a
+SHAPE MODE` one of a ring's stamped run, results/probes/NAME-<gpu>.csv (ns; sm_ghz in GHz); `fig GPU KERNEL room:COLUMN SHAPE MODE` a
 column of its `room` run (results/probes/timeline-room-<gpu>.csv). Blocks: `table NAME ARGS...` with the names in TABLES (common/reports.py).
 tests/test_generated.py fails when any generated fragment differs from what the data gives.
 """
@@ -191,7 +191,8 @@ def _kernel_value(df: pd.DataFrame, source: str, kernel: str, column: str, shape
     hit = df[(df.kernel == kernel) & (reports.shape_column(df) == shape) & (df["mode"] == mode)] if len(df) else df
     if hit.empty or column not in hit.columns:
         raise FragmentError(f"{source} has no {column} of {kernel!r} on {shape} {mode}")
-    return f"{float(hit[column].iloc[0]):,.0f}"
+    value = float(hit[column].iloc[0])
+    return f"{value:.2f}" if column == "sm_ghz" else f"{value:,.0f}"
 
 
 def timeline_value(gpu: str, kernel: str, column: str, shape: str, mode: str) -> str:

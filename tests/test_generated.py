@@ -90,6 +90,16 @@ def test_a_probe_figure_is_the_cell_its_probe_table_shows():
         fragments.fig("h200", "no_such_strategy", "probe:math-fraction", "7168x16384x1", "clean")
 
 
+def test_a_ring_timeline_figure_gives_the_sm_clock_in_ghz_and_the_times_in_ns():
+    # the SM clock's rate over the call is a fraction of a GHz apart between kernels: two decimals
+    ghz = fragments.fig("h200", "84q,_stamped", "ring-timeline:ring-split-tail-spans:sm_ghz", "7168x2048x4", "clean")
+    rows = fragments.reports.timeline_rows("h200", "ring-split-tail-spans")
+    hit = rows[(rows.kernel == "84q, stamped") & (rows.m == 7168) & (rows.k == 2048) & (rows["mode"] == "clean")]
+    assert ghz == f"{hit.sm_ghz.iloc[0]:.2f}" and 1.0 < float(ghz) < 2.5
+    assert fragments.fig("h200", "84q,_stamped", "ring-timeline:ring-split-tail-spans:tail_ns", "7168x2048x4", "clean") == \
+        f"{hit.tail_ns.iloc[0]:,.0f}"
+
+
 def _row(m: int) -> dict:
     """A recorded row of 76 on a made-up GPU, M = m, every other text field empty."""
     return {c: "" for c in results.COLUMNS} | {
