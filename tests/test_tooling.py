@@ -350,6 +350,16 @@ def test_clock_by_pipe_reads_the_clock_rate_over_the_written_blocks_across_a_wra
     assert len(blocks[0]) == WORDS and sm_ghz(records) == 2.0
 
 
+def test_split_tail_an_sm_checks_and_times_84ze_beside_84zd_then_stamps_both(monkeypatch):
+    # scripts/probes/split_tail_an_sm.py: ring_split_tail's shapes, 84ze added to its attempts; with
+    # `spans`, 84zd and 84ze stamped
+    from scripts.probes import split_tail_an_sm
+    (name, builds, unchecked), = _recorded(monkeypatch, split_tail_an_sm)
+    assert name == "split-tail-an-sm" and builds == ["93f", "84q", "84zd", "84ze"] and not unchecked
+    monkeypatch.setattr(split_tail_an_sm.sys, "argv", ["split_tail_an_sm.py", "spans"])
+    assert _recorded(monkeypatch, split_tail_an_sm, spans=lambda rings, name: (rings, name)) == [(("84zd", "84ze"), "split-tail-an-sm-spans")]
+
+
 def test_ticket_parts_times_84zbs_parts_unjoined_by_ticket_and_dealt(monkeypatch):
     # scripts/probes/ticket_parts.py: 93f, 84q and 84zb checked; 84zb's tiles in 2 and 4 parts by
     # ticket and in 2 parts dealt in advance, every one unjoined (wrong sums), timed beside them only
