@@ -283,9 +283,9 @@ def test_the_timeline_probe_keeps_95s_registers_without_spilling(kernel):
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
 
 
-@pytest.mark.parametrize("number", ["84q", "84v", "84w", "84x", "84y", "84z", "84za", "84zb", "84zc", "84zd", "84ze"])
+@pytest.mark.parametrize("number", ["84q", "84v", "84w", "84x", "84y", "84z", "84za", "84zb", "84zc", "84zd", "84ze", "84zf", "84zg"])
 def test_the_ring_timeline_stamps_a_ring_without_spilling_and_only_when_asked(number):
-    # scripts/probes/ring_timeline.py builds 84q (rows_split.py 84v, short_folds.py 84w, runs_from_host.py 84x, runs_spread.py 84y, joins_in_turn.py 84z, first_stages_apart.py 84za, tiles_by_ticket.py 84zb, hand_over_unmet.py 84zc, ring_split_tail.py 84zd, split_tail_an_sm.py 84ze) with RING_STAMPS=1: the stamps
+    # scripts/probes/ring_timeline.py builds 84q (rows_split.py 84v, short_folds.py 84w, runs_from_host.py 84x, runs_spread.py 84y, joins_in_turn.py 84z, first_stages_apart.py 84za, tiles_by_ticket.py 84zb, hand_over_unmet.py 84zc, ring_split_tail.py 84zd, split_tail_an_sm.py 84ze, split_tail_of_eight.py 84zf and 84zg) with RING_STAMPS=1: the stamps
     # (the global timer read at a block's start and end) only in that build, and no spill in it (a
     # spilled stamp would time another kernel); the attempt's own build reads no timer
     probe = _probe_script("ring_timeline")
@@ -630,13 +630,14 @@ def test_84ms_producer_waits_for_bs_share_after_the_slot_is_free(number, share_l
     assert all(_first_wait(listing, i) > slot_free for i in loads) == after_slot
 
 
-@pytest.mark.parametrize("number", ["84zd", "84ze"])
+@pytest.mark.parametrize("number", ["84zd", "84ze", "84zf"])
 def test_84zd_signals_the_split_tail_from_its_ring_and_reads_the_tail_with_93fs_dp4a_loop(number):
     # 84zd's README: its ring kernel is 84q's with griddepcontrol.launch_dependents (PREEXIT) at
     # the block's start, before its first tensor copy, on both targets; its split tail is a kernel
     # of its own with 93f's dp4a products (32 a window: 4 rows x 8 words) at 64 registers or fewer,
     # no spill, no shared memory, no tensor copy; 84q signals nothing. 84ze's split tail is the same
-    # loop in blocks of ten warps (its warp index through a shuffle: no spill at 64 registers)
+    # loop in blocks of ten warps (its warp index through a shuffle: no spill at 64 registers), 84zf's
+    # in blocks of eight
     op = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][\w.]*)")
     for target in build.TARGETS:
         functions = {f.split("\n", 1)[0].strip(): f for f in re.split(r"^\s*Function : ",
@@ -650,6 +651,23 @@ def test_84zd_signals_the_split_tail_from_its_ring_and_reads_the_tail_with_93fs_
         assert "PREEXIT" not in parent_ring
     usage = [u for u in build.resource_usage(build.build(attempts.find(number).source)) if "split_tail" in u["kernel"]]
     assert len(usage) == 2 and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
+
+
+def test_84zg_signals_the_split_tail_once_a_ring_block_has_its_first_stage():
+    # 84zg's README: the ring kernel's one PREEXIT is predicated (the first multiplying thread, the
+    # first stage) and comes within a few instructions after a stage's wait (SYNCS.PHASECHK) on both
+    # targets; its parent 84zf's comes before any wait
+    op = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(@!?U?P\w+\s+)?([A-Z][\w.]*)")
+    for target in build.TARGETS:
+        for number, after_wait in (("84zf", False), ("84zg", True)):
+            functions = re.split(r"^\s*Function : ", build.sass(build.build(attempts.find(number).source), target), flags=re.M)
+            ring, = [f for f in functions if "ring_kernel" in f.split("\n", 1)[0]]
+            ops = op.findall(ring)
+            signal, = [i for i, (_, name) in enumerate(ops) if name == "PREEXIT"]
+            waits = [i for i, (_, name) in enumerate(ops[:signal]) if name.startswith("SYNCS.PHASECHK")]
+            assert bool(waits) == after_wait, (number, target)
+            if after_wait:
+                assert signal - waits[-1] <= 8 and ops[signal][0], (number, target, ops[waits[-1]:signal + 1])
 
 
 def test_the_clock_by_pipe_probe_keeps_each_pipe_busy_with_its_own_instruction():

@@ -360,6 +360,17 @@ def test_split_tail_an_sm_checks_and_times_84ze_beside_84zd_then_stamps_both(mon
     assert _recorded(monkeypatch, split_tail_an_sm, spans=lambda rings, name: (rings, name)) == [(("84zd", "84ze"), "split-tail-an-sm-spans")]
 
 
+def test_split_tail_of_eight_checks_and_times_84zf_and_84zg_beside_84zd_then_stamps_the_three(monkeypatch):
+    # scripts/probes/split_tail_of_eight.py: ring_split_tail's shapes, 84zf and 84zg beside 84zd;
+    # with `spans`, 84zd, 84zf and 84zg stamped
+    from scripts.probes import split_tail_of_eight
+    (name, builds, unchecked), = _recorded(monkeypatch, split_tail_of_eight)
+    assert name == "split-tail-of-eight" and builds == ["93f", "84q", "84zd", "84zf", "84zg"] and not unchecked
+    monkeypatch.setattr(split_tail_of_eight.sys, "argv", ["split_tail_of_eight.py", "spans"])
+    assert _recorded(monkeypatch, split_tail_of_eight, spans=lambda rings, name: (rings, name)) == [
+        (("84zd", "84zf", "84zg"), "split-tail-of-eight-spans")]
+
+
 def test_ticket_parts_times_84zbs_parts_unjoined_by_ticket_and_dealt(monkeypatch):
     # scripts/probes/ticket_parts.py: 93f, 84q and 84zb checked; 84zb's tiles in 2 and 4 parts by
     # ticket and in 2 parts dealt in advance, every one unjoined (wrong sums), timed beside them only
