@@ -686,6 +686,16 @@ def test_the_clock_by_pipe_probe_keeps_each_pipe_busy_with_its_own_instruction()
                     assert (other in text) == (other == expected), (target, pipe, other)
 
 
+def test_the_register_quarters_probe_holds_blocks_of_64_72_and_80_registers():
+    # scripts/probes/register_quarters.cu: the kernels' register counts are the ones the probe
+    # names (84q's ring 72, its split tails 64); the first grid signals its dependents
+    source = build.REPO / "scripts" / "probes" / "register_quarters.cu"
+    library = build.build(source)
+    usage = [u for u in build.resource_usage(library) if u["target"] == "sm_90a"]
+    assert sorted(u["registers"] for u in usage) == [64, 72, 80] and all(u["spill_stores"] == 0 for u in usage), usage
+    assert "PREEXIT" in build.sass(library, "sm_90a")
+
+
 def test_84s_ring_joins_with_no_fence_or_ticket():
     # 84s's README: the ring kernel's shared tiles are joined through relaxed loads and stores at
     # L2 (a later piece's sums their own flags), with no GPU-wide fence (MEMBAR.SC.GPU and the L1

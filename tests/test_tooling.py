@@ -371,6 +371,16 @@ def test_split_tail_of_eight_checks_and_times_84zf_and_84zg_beside_84zd_then_sta
         (("84zd", "84zf", "84zg"), "split-tail-of-eight-spans")]
 
 
+def test_register_quarters_counts_a_block_beside_when_it_starts_before_the_sms_first_block_ends():
+    # scripts/probes/register_quarters.py: a second-grid block is beside if it starts before the end
+    # of the first grid's block on its SM, counted per SM
+    import numpy as np
+    from scripts.probes.register_quarters import summary
+    first = np.array([[1, 0, 100, 7], [2, 0, 200, 7]])
+    second = np.array([[1, 50, 0, 7], [1, 100, 0, 7], [2, 150, 0, 7], [2, 199, 0, 7], [2, 10, 0, 7]])
+    assert summary(first, second) == {"beside_share": 0.8, "beside_max_per_sm": 3, "beside_median_per_sm": 2.0}
+
+
 def test_ticket_parts_times_84zbs_parts_unjoined_by_ticket_and_dealt(monkeypatch):
     # scripts/probes/ticket_parts.py: 93f, 84q and 84zb checked; 84zb's tiles in 2 and 4 parts by
     # ticket and in 2 parts dealt in advance, every one unjoined (wrong sums), timed beside them only

@@ -1,0 +1,93 @@
+"""How much room a resident block leaves beside it, counted by the SM's whole register file or by
+its four quarters (closing-the-gap section 85). scripts/probes/register_quarters.cu holds one block
+an SM (WARPS_A warps of REGS_A registers) for HOLD_A_NS, and launches as its programmatic dependent,
+as 84ze launched its split tail, blocks of 64 registers that hold for HOLD_B_NS: one block an SM of
+several warps, or many blocks of one warp. A second-grid block that starts before the first grid's
+block on its SM has ended was placed beside it. CALLS calls a configuration; rows in
+results/probes/register-quarters-<gpu>.csv (per call: the share of the second grid's blocks placed
+beside, and for the one-warp blocks the most and the median an SM). From the repository root on a
+GPU:
+    python3 scripts/probes/register_quarters.py
+
+Written before any GPU ran it. If a block's warps are dealt to the four quarters in turn and each
+quarter holds 16,384 registers (the reading 84zf was built on): beside 19 warps of 72 registers
+(84q's ring block), blocks of 8 warps of 64 are placed beside, of 9 and 10 not, and at most 9
+one-warp blocks an SM; beside 20 warps of 80, blocks of 4 warps beside, of 5 and 7 not, and at most
+4 one-warp blocks; beside 19 warps of 80 (the rings' stamped builds), blocks of 8 not, and at most
+6 one-warp blocks. If the whole file is counted: every one of those blocks beside, and 10, 7 and 8
+one-warp blocks an SM. Falsifier of the quarters: blocks of 10 warps placed beside 19 of 72, or
+more than 9 one-warp blocks an SM.
+"""
+import ctypes
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from common import build, results, sol  # noqa: E402
+from common.results import RESULTS_DIR  # noqa: E402
+
+SOURCE = Path(__file__).with_suffix(".cu")
+# The first grid (warps, registers) and the second grid's warps a block beside it; 1 = one-warp blocks.
+# 19 warps of 80: the stamped builds of 84zd-84zg (76 registers, allocated as 80), whose spans
+# (section 85) had 84zf's tail after its ring.
+CONFIGS = [((19, 72), (8, 9, 10, 1)), ((19, 80), (8, 1)), ((20, 80), (4, 5, 7, 1))]
+ONE_WARP_BLOCKS_PER_SM = 12  # more than either reading's room
+HOLD_A_NS = 30_000
+HOLD_B_NS = 40_000           # longer than the first grid's hold: a block placed beside stays
+CALLS = 5
+WORDS = 4                    # a block's record (register_quarters.cu)
+
+
+def placed_beside(first, second):
+    """Per second-grid block, whether it started before the first grid's block on its SM ended;
+    records as from register_quarters.cu (SM + 1, start ns, end ns, ...)."""
+    end_on_sm = dict(zip(first[:, 0], first[:, 2]))
+    return pd.DataFrame({"sm": second[:, 0], "beside": [s < end_on_sm[sm] for sm, s in zip(second[:, 0], second[:, 1])]})
+
+
+def summary(first, second) -> dict:
+    blocks = placed_beside(first, second)
+    per_sm = blocks.groupby("sm")["beside"].sum()
+    return {"beside_share": blocks["beside"].mean(), "beside_max_per_sm": int(per_sm.max()),
+            "beside_median_per_sm": float(per_sm.median())}
+
+
+def main():
+    import torch
+    library = ctypes.CDLL(str(build.build(SOURCE)))
+    registers = {u["kernel"]: u["registers"] for u in build.resource_usage(build.build(SOURCE)) if u["target"] == "sm_90a"}
+    gpu = sol.gpu_key(torch.cuda.get_device_name())
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+    rows = []
+    for (warps_a, regs_a), seconds in CONFIGS:
+        for warps_b in seconds:
+            blocks_b = sms * (ONE_WARP_BLOCKS_PER_SM if warps_b == 1 else 1)
+            for call in range(CALLS + 1):   # the first call loads the module: not recorded
+                first = torch.zeros(sms * WORDS, dtype=torch.int64, device="cuda")
+                second = torch.zeros(blocks_b * WORDS, dtype=torch.int64, device="cuda")
+                status = library.register_quarters(regs_a, warps_a, sms, ctypes.c_longlong(HOLD_A_NS), warps_b, blocks_b,
+                                                   ctypes.c_longlong(HOLD_B_NS), ctypes.c_void_p(first.data_ptr()),
+                                                   ctypes.c_void_p(second.data_ptr()), stream)
+                torch.cuda.synchronize()
+                if status != 0:
+                    raise SystemExit(f"status {status}")
+                a, b = first.view(-1, WORDS).cpu().numpy(), second.view(-1, WORDS).cpu().numpy()
+                if (a[:, 0] == 0).any() or (b[:, 0] == 0).any() or len(set(a[:, 0])) != sms:
+                    raise SystemExit("a block left no record, or the first grid was not one block an SM")
+                if call:
+                    rows.append({"first": f"{warps_a} warps x {regs_a} registers", "second_warps": warps_b,
+                                 "second_blocks": blocks_b, "call": call, **summary(a, b)})
+    df = pd.DataFrame(rows).assign(registers=" ".join(f"{k}:{v}" for k, v in sorted(registers.items())),
+                                   **results.provenance())
+    out = RESULTS_DIR / "probes" / f"register-quarters-{gpu}.csv"
+    df.to_csv(out, index=False, float_format="%.4f")
+    print(df.groupby(["first", "second_warps"], sort=False)[["beside_share", "beside_max_per_sm", "beside_median_per_sm"]]
+          .median().to_string())
+    print(f"recorded {len(df)} rows in {out}")
+
+
+if __name__ == "__main__":
+    main()
