@@ -63,12 +63,22 @@ static Kernel kernel_of(int regs) {
 extern "C" int register_quarters_kernel_of(int regs) { return kernel_of(regs) != nullptr; }
 
 // records_a: RECORD_WORDS a block of the first grid (blocks_a of them), records_b of the second.
-extern "C" int register_quarters(int regs_a, int warps_a, int blocks_a, long long hold_a_ns, int warps_b,
-                                 int blocks_b, long long hold_b_ns, unsigned long long* records_a,
-                                 unsigned long long* records_b, cudaStream_t stream) {
+// The first grid's blocks take smem_a bytes of dynamic shared memory (84q's ring takes most of the
+// SM's); carveout, where not negative, is both kernels' preferred shared-memory carveout (percent),
+// else the driver chooses each kernel's.
+extern "C" int register_quarters(int regs_a, int warps_a, int blocks_a, int smem_a, long long hold_a_ns,
+                                 int warps_b, int blocks_b, long long hold_b_ns, int carveout,
+                                 unsigned long long* records_a, unsigned long long* records_b, cudaStream_t stream) {
   const Kernel first = kernel_of(regs_a), second = kernel_of(64);
   if (first == nullptr) return static_cast<int>(cudaErrorInvalidValue);
-  first<<<blocks_a, warps_a * 32, 0, stream>>>(hold_a_ns, records_a, 1);
+  const int preferred = carveout < 0 ? cudaSharedmemCarveoutDefault : carveout;
+  for (const Kernel k : {first, second}) {
+    cudaError_t err = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, preferred);
+    if (err != cudaSuccess) return static_cast<int>(err);
+  }
+  cudaError_t err = cudaFuncSetAttribute(first, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_a);
+  if (err != cudaSuccess) return static_cast<int>(err);
+  first<<<blocks_a, warps_a * 32, smem_a, stream>>>(hold_a_ns, records_a, 1);
   cudaLaunchAttribute programmatic;
   programmatic.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   programmatic.val.programmaticStreamSerializationAllowed = 1;
@@ -78,7 +88,7 @@ extern "C" int register_quarters(int regs_a, int warps_a, int blocks_a, long lon
   config.stream = stream;
   config.attrs = &programmatic;
   config.numAttrs = 1;
-  const cudaError_t err = cudaLaunchKernelEx(&config, second, hold_b_ns, records_b, 0);
+  err = cudaLaunchKernelEx(&config, second, hold_b_ns, records_b, 0);
   if (err != cudaSuccess) return static_cast<int>(err);
   return static_cast<int>(cudaGetLastError());
 }

@@ -17,6 +17,16 @@ one-warp blocks an SM; beside 20 warps of 80, blocks of 4 warps beside, of 5 and
 6 one-warp blocks. If the whole file is counted: every one of those blocks beside, and 10, 7 and 8
 one-warp blocks an SM. Falsifier of the quarters: blocks of 10 warps placed beside 19 of 72, or
 more than 9 one-warp blocks an SM.
+
+Measured first (H200, c32daf8), each kernel's carveout the driver's: the multi-warp blocks as the
+quarters have it (8 and 9 beside 19 warps of 72, 10 not; 4 beside 20 of 80, 5 and 7 not; 8 not
+beside 19 of 80), and no block of one or two warps beside any of them, though they were placed
+beside a block of 4 warps of 64 (a diagnostic run, not recorded; the control below records it). Written before the
+second run: if the small blocks wait for a shared-memory carveout of their own (the driver's choice
+for a kernel that fits 16 or 32 blocks an SM, not the first grid's), then with both kernels'
+carveouts set alike (100%) one-warp blocks are placed beside 19 warps of 72, at most 9 an SM (the
+quarters), and beside a first grid with 84q's shared memory no block of the second grid is placed
+beside it under the driver's carveouts and the multi-warp ones are under 100%.
 """
 import ctypes
 import sys
@@ -29,10 +39,15 @@ from common import build, results, sol  # noqa: E402
 from common.results import RESULTS_DIR  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
-# The first grid (warps, registers) and the second grid's warps a block beside it; 1 = one-warp blocks.
-# 19 warps of 80: the stamped builds of 84zd-84zg (76 registers, allocated as 80), whose spans
-# (section 85) had 84zf's tail after its ring.
-CONFIGS = [((19, 72), (8, 9, 10, 1)), ((19, 80), (8, 1)), ((20, 80), (4, 5, 7, 1))]
+# The first grid (warps, registers, dynamic shared memory bytes, both kernels' preferred carveout in
+# percent or None: the driver's choice) and the second grid's warps a block beside it (1 = one-warp
+# blocks). 19 warps of 80: the stamped builds of 84zd-84zg (76 registers, allocated as 80), whose
+# spans (section 85) had 84zf's tail after its ring. RING_SHARED: 84q's ring's dynamic shared memory.
+RING_SHARED = 3 * 45_312
+CONFIGS = [((19, 72, 0, None), (8, 9, 10, 1)), ((19, 80, 0, None), (8, 1)), ((20, 80, 0, None), (4, 5, 7, 1)),
+           ((19, 72, 0, 100), (1, 2, 8, 9, 10)), ((19, 80, 0, 100), (1, 8)), ((20, 80, 0, 100), (1, 4, 5)),
+           ((19, 72, RING_SHARED, None), (1, 8, 10)), ((19, 72, RING_SHARED, 100), (1, 8, 10)),
+           ((4, 64, 0, None), (1, 8))]
 ONE_WARP_BLOCKS_PER_SM = 12  # more than either reading's room
 HOLD_A_NS = 30_000
 HOLD_B_NS = 40_000           # longer than the first grid's hold: a block placed beside stays
@@ -62,15 +77,15 @@ def main():
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
     rows = []
-    for (warps_a, regs_a), seconds in CONFIGS:
+    for (warps_a, regs_a, smem_a, carveout), seconds in CONFIGS:
         for warps_b in seconds:
             blocks_b = sms * (ONE_WARP_BLOCKS_PER_SM if warps_b == 1 else 1)
             for call in range(CALLS + 1):   # the first call loads the module: not recorded
                 first = torch.zeros(sms * WORDS, dtype=torch.int64, device="cuda")
                 second = torch.zeros(blocks_b * WORDS, dtype=torch.int64, device="cuda")
-                status = library.register_quarters(regs_a, warps_a, sms, ctypes.c_longlong(HOLD_A_NS), warps_b, blocks_b,
-                                                   ctypes.c_longlong(HOLD_B_NS), ctypes.c_void_p(first.data_ptr()),
-                                                   ctypes.c_void_p(second.data_ptr()), stream)
+                status = library.register_quarters(regs_a, warps_a, sms, smem_a, ctypes.c_longlong(HOLD_A_NS), warps_b,
+                                                   blocks_b, ctypes.c_longlong(HOLD_B_NS), -1 if carveout is None else carveout,
+                                                   ctypes.c_void_p(first.data_ptr()), ctypes.c_void_p(second.data_ptr()), stream)
                 torch.cuda.synchronize()
                 if status != 0:
                     raise SystemExit(f"status {status}")
@@ -78,13 +93,15 @@ def main():
                 if (a[:, 0] == 0).any() or (b[:, 0] == 0).any() or len(set(a[:, 0])) != sms:
                     raise SystemExit("a block left no record, or the first grid was not one block an SM")
                 if call:
-                    rows.append({"first": f"{warps_a} warps x {regs_a} registers", "second_warps": warps_b,
+                    first_grid = f"{warps_a} warps x {regs_a} registers" + (f", {smem_a // 1024} KB shared" if smem_a else "")
+                    rows.append({"first": first_grid, "carveout": "driver's" if carveout is None else f"{carveout}%",
+                                 "second_warps": warps_b,
                                  "second_blocks": blocks_b, "call": call, **summary(a, b)})
     df = pd.DataFrame(rows).assign(registers=" ".join(f"{k}:{v}" for k, v in sorted(registers.items())),
                                    **results.provenance())
     out = RESULTS_DIR / "probes" / f"register-quarters-{gpu}.csv"
     df.to_csv(out, index=False, float_format="%.4f")
-    print(df.groupby(["first", "second_warps"], sort=False)[["beside_share", "beside_max_per_sm", "beside_median_per_sm"]]
+    print(df.groupby(["first", "carveout", "second_warps"], sort=False)[["beside_share", "beside_max_per_sm", "beside_median_per_sm"]]
           .median().to_string())
     print(f"recorded {len(df)} rows in {out}")
 
