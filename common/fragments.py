@@ -21,7 +21,10 @@ probe-site:PROBE SHAPE RANK` the same of a probe's kernel (profiles/<gpu>/probes
 `fig GPU KERNEL timeline:COLUMN
 SHAPE MODE` a column of the timeline probe's run (ns); `fig GPU KERNEL ring-timeline:NAME:COLUMN
 SHAPE MODE` one of a ring's stamped run, results/probes/NAME-<gpu>.csv (ns; sm_ghz in GHz); `fig GPU KERNEL room:COLUMN SHAPE MODE` a
-column of its `room` run (results/probes/timeline-room-<gpu>.csv). Blocks: `table NAME ARGS...` with the names in TABLES (common/reports.py).
+column of its `room` run (results/probes/timeline-room-<gpu>.csv); `fig GPU KEY=VALUE&KEY=VALUE
+probe-median:PROBE:COLUMN DIGITS` the median of a column over the calls of a probe whose rows are
+calls (results/probes/PROBE-<gpu>.csv), of the rows whose KEY columns hold those values (spaces
+as underscores), as its probe-medians table shows it. Blocks: `table NAME ARGS...` with the names in TABLES (common/reports.py).
 tests/test_generated.py fails when any generated fragment differs from what the data gives.
 """
 import re
@@ -90,6 +93,8 @@ def fig(gpu: str, attempt: str, quantity: str, where: str = "geomean", mode: str
         return _site_share(path, where, int(mode), name=attempt.replace("_", " "))
     if quantity.startswith("probe-profile:"):
         return probe_profile_value(gpu, *quantity.split(":")[1:], name=attempt.replace("_", " "), shape=where)
+    if quantity.startswith("probe-median:"):
+        return probe_median_value(gpu, *quantity.split(":")[1:], selector=attempt, digits=where)
     if quantity.startswith("ring-timeline:"):
         _, name, column = quantity.split(":")
         return ring_timeline_value(gpu, name, attempt.replace("_", " "), column, where, mode)
@@ -184,6 +189,24 @@ def probe_value(gpu: str, probe: str, column: str = "x_floor", *, strategy: str,
     if column == "x_floor":
         return f"{value:.3f}"
     return f"{value:,.2f}" if column.endswith(("_us", "_mean")) else f"{value:,.0f}"
+
+
+def probe_median_value(gpu: str, probe: str, column: str, *, selector: str, digits: str) -> str:
+    """The median of one column over the calls of a probe whose rows are calls, among the rows
+    that `selector` picks (KEY=VALUE pairs joined by '&', spaces as underscores)."""
+    path = results.RESULTS_DIR / "probes" / f"{probe}-{gpu}.csv"
+    if not path.exists():
+        raise FragmentError(f"no probe run {path.relative_to(REPO)}")
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    hit = df
+    for pair in selector.split("&"):
+        key, value = pair.split("=", 1)
+        if key not in df.columns:
+            raise FragmentError(f"{path.relative_to(REPO)} has no column {key!r}")
+        hit = hit[hit[key] == value.replace("_", " ")]
+    if hit.empty or column not in df.columns:
+        raise FragmentError(f"{path.relative_to(REPO)} has no {column} where {selector}")
+    return reports._fmt(pd.to_numeric(hit[column]).median(), int(digits))
 
 
 def _kernel_value(df: pd.DataFrame, source: str, kernel: str, column: str, shape: str, mode: str) -> str:

@@ -300,6 +300,29 @@ def probe_table(probe: str, gpu: str) -> str:
     return "\n".join(lines)
 
 
+def probe_medians_table(probe: str, gpu: str, keys: str, values: str) -> str:
+    """A probe whose rows are calls, not shapes (results/probes/<probe>-<gpu>.csv): the median over
+    its calls of each of `values` (comma-separated columns, each with its digits after a colon:
+    sm_ghz:3) per combination of `keys` (comma-separated), in the run's order."""
+    path = results.RESULTS_DIR / "probes" / f"{probe}-{gpu}.csv"
+    if not path.exists():
+        return f"_No {probe} probe recorded for {gpu} yet._"
+    df = pd.read_csv(path, keep_default_na=False)
+    keys = keys.split(",")
+    digits = dict(v.split(":") for v in values.split(","))
+    values = list(digits)
+    groups = df.groupby(keys, sort=False)
+    medians = groups[values].median().assign(calls=groups.size()).reset_index()
+    lines = ["| " + " | ".join(c.replace("_", " ") for c in keys + values + ["calls"]) + " |",
+             "|" + "---|" * len(keys) + "---:|" * (len(values) + 1)]
+    for r in medians.itertuples(index=False):
+        cells = [str(getattr(r, c)) for c in keys] + [_fmt(getattr(r, c), int(digits[c])) for c in values]
+        lines.append("| " + " | ".join(cells + [str(r.calls)]) + " |")
+    lines.append(run_note(df.iloc[0], f"`python3 scripts/probes/{probe_script(probe)}.py`; medians over "
+                          "each combination's calls (results/probes/)"))
+    return "\n".join(lines)
+
+
 def timeline_rows(gpu: str, name: str = "timeline") -> pd.DataFrame:
     """scripts/probes/timeline.py's run (or a ring's stamped beside the floor's, `name` as
     ring_timeline.py records it): per shape, mode and kernel, the median over its calls of each
@@ -569,6 +592,7 @@ TABLES = {
     "read-strategy": read_strategy_table,
     "floor-rounds": floor_rounds_table,
     "probe": probe_table,
+    "probe-medians": probe_medians_table,
     "probe-profile": probe_profile_table,
     "probe-sites": probe_sites_table,
     "clocks": clocks_table,

@@ -90,6 +90,16 @@ def test_a_probe_figure_is_the_cell_its_probe_table_shows():
         fragments.fig("h200", "no_such_strategy", "probe:math-fraction", "7168x16384x1", "clean")
 
 
+def test_a_probe_median_figure_is_the_cell_its_probe_medians_table_shows():
+    # clock_by_pipe's rows are calls: the figure picks them by their key columns, as the table groups
+    value = fragments.fig("h200", "cycles=40000&strategy=QGMMA_e4m3", "probe-median:clock-by-pipe:sm_ghz", "3")
+    table = fragments.reports.probe_medians_table("clock-by-pipe", "h200", "cycles,strategy", "sm_ghz:3")
+    row = next(line for line in table.splitlines() if line.startswith("| 40000 | QGMMA e4m3 |"))
+    assert value == [c.strip() for c in row.split("|")][3] and row.endswith("| 7 |")
+    with pytest.raises(fragments.FragmentError):
+        fragments.fig("h200", "cycles=40000&strategy=no_such_pipe", "probe-median:clock-by-pipe:sm_ghz", "3")
+
+
 def test_a_ring_timeline_figure_gives_the_sm_clock_in_ghz_and_the_times_in_ns():
     # the SM clock's rate over the call is a fraction of a GHz apart between kernels: two decimals
     ghz = fragments.fig("h200", "84q,_stamped", "ring-timeline:ring-split-tail-spans:sm_ghz", "7168x2048x4", "clean")
