@@ -696,6 +696,20 @@ def test_the_register_quarters_probe_holds_blocks_of_64_72_and_80_registers():
     assert "PREEXIT" in build.sass(library, "sm_90a")
 
 
+@pytest.mark.parametrize("name", ["93f, carveout 0%", "99, carveout 100%"])
+def test_the_carveout_probe_changes_its_attempts_on_the_host_only(name):
+    # scripts/probes/carveout.py: a variant's device code is its attempt's, instruction for
+    # instruction (sm_90a, the kernels in any order; sm_100a built); only nvfp4_gemv_setup (host)
+    # is added
+    probe = _probe_script("carveout")
+    builds = probe.UNCHECKED | probe.CHECKED
+    plain, _ = builds[name.split(",")[0]]
+
+    def kernels(library):
+        return sorted(f.strip() for f in re.split(r"^\s*Function : ", "\n".join(_sass_lines(library)), flags=re.M)[1:])
+    assert kernels(build.build(*builds[name])) == kernels(build.build(plain))
+
+
 def test_84s_ring_joins_with_no_fence_or_ticket():
     # 84s's README: the ring kernel's shared tiles are joined through relaxed loads and stores at
     # L2 (a later piece's sums their own flags), with no GPU-wide fence (MEMBAR.SC.GPU and the L1

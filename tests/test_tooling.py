@@ -381,6 +381,18 @@ def test_register_quarters_counts_a_block_beside_when_it_starts_before_the_sms_f
     assert summary(first, second) == {"beside_share": 0.8, "beside_max_per_sm": 3, "beside_median_per_sm": 2.0}
 
 
+def test_carveout_checks_93fs_builds_and_times_the_floors_read_unchecked(monkeypatch):
+    # scripts/probes/carveout.py: 93f and its carveout builds checked; 99's plain and carveout
+    # builds timed beside them unchecked (they compute no answer); each variant names what it
+    # includes, so an edit to the included attempt rebuilds it
+    from scripts.probes import carveout
+    (name, builds, unchecked), = _recorded(monkeypatch, carveout)
+    assert name == "carveout" and builds == ["93f", "93f, carveout 0%", "93f, carveout 100%"]
+    assert list(unchecked) == ["99", "99, carveout 0%", "99, carveout 100%"]
+    _, defines = carveout.UNCHECKED["99, carveout 100%"]
+    assert defines["CARVEOUT_OF"] == 1 and defines["CARVEOUT"] == 100 and "INCLUDED_SOURCE" in defines
+
+
 def test_ticket_parts_times_84zbs_parts_unjoined_by_ticket_and_dealt(monkeypatch):
     # scripts/probes/ticket_parts.py: 93f, 84q and 84zb checked; 84zb's tiles in 2 and 4 parts by
     # ticket and in 2 parts dealt in advance, every one unjoined (wrong sums), timed beside them only
