@@ -393,6 +393,16 @@ def test_carveout_checks_93fs_builds_and_times_the_floors_read_unchecked(monkeyp
     assert defines["CARVEOUT_OF"] == 1 and defines["CARVEOUT"] == 100 and "INCLUDED_SOURCE" in defines
 
 
+def test_register_quarters_waves_average_the_warps_held_while_blocks_wait():
+    # scripts/probes/register_quarters.py waves: per SM, the warps resident on average from its
+    # first block's end to its last block's start; an SM whose blocks never waited is left out
+    import numpy as np
+    from scripts.probes.register_quarters import resident_warps
+    records = np.array([[1, 0, 10, 0], [1, 0, 20, 0], [1, 12, 30, 0], [1, 20, 30, 0],   # 1 warp on [10, 12), 2 on [12, 20]
+                        [2, 0, 10, 0], [2, 5, 10, 0]])
+    assert resident_warps(records, 4).to_dict() == {1: 4 * (2 * 1 + 8 * 2) / 10}
+
+
 def test_ticket_parts_times_84zbs_parts_unjoined_by_ticket_and_dealt(monkeypatch):
     # scripts/probes/ticket_parts.py: 93f, 84q and 84zb checked; 84zb's tiles in 2 and 4 parts by
     # ticket and in 2 parts dealt in advance, every one unjoined (wrong sums), timed beside them only

@@ -23,10 +23,13 @@ __device__ __forceinline__ unsigned long long global_now() {
 
 // LIVE values held across the wait, so that ptxas gives the kernel about LIVE registers (a build
 // test reads the counts); they change only on a branch never taken, and their sum is recorded.
+// A block holds hold_ns, or with spread > 0 between hold_ns and hold_ns * (1 + spread / 100) by a
+// hash of its index (blocks that end in an order of their own, as a kernel's warps do).
 template <int LIVE>
-__global__ void hold(long long hold_ns, unsigned long long* records, int signal) {
+__global__ void hold(long long hold_ns, unsigned long long* records, int signal, int spread) {
   if (signal) asm volatile("griddepcontrol.launch_dependents;");
   const unsigned long long start = global_now();
+  if (spread > 0) hold_ns += hold_ns * spread / 100 * ((blockIdx.x * 2654435761u) >> 22) / 1024;
   uint32_t v[LIVE];
 #pragma unroll
   for (int i = 0; i < LIVE; ++i) v[i] = threadIdx.x * (i + 3) ^ blockIdx.x;
@@ -50,7 +53,7 @@ __global__ void hold(long long hold_ns, unsigned long long* records, int signal)
 }
 
 // The kernels by register count (LIVE tuned to ptxas 13.0's allocation; the test checks it).
-using Kernel = void (*)(long long, unsigned long long*, int);
+using Kernel = void (*)(long long, unsigned long long*, int, int);
 static Kernel kernel_of(int regs) {
   switch (regs) {
     case 64: return hold<56>;
@@ -78,7 +81,7 @@ extern "C" int register_quarters(int regs_a, int warps_a, int blocks_a, int smem
   }
   cudaError_t err = cudaFuncSetAttribute(first, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_a);
   if (err != cudaSuccess) return static_cast<int>(err);
-  first<<<blocks_a, warps_a * 32, smem_a, stream>>>(hold_a_ns, records_a, 1);
+  first<<<blocks_a, warps_a * 32, smem_a, stream>>>(hold_a_ns, records_a, 1, 0);
   cudaLaunchAttribute programmatic;
   programmatic.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   programmatic.val.programmaticStreamSerializationAllowed = 1;
@@ -88,7 +91,16 @@ extern "C" int register_quarters(int regs_a, int warps_a, int blocks_a, int smem
   config.stream = stream;
   config.attrs = &programmatic;
   config.numAttrs = 1;
-  err = cudaLaunchKernelEx(&config, second, hold_b_ns, records_b, 0);
+  err = cudaLaunchKernelEx(&config, second, hold_b_ns, records_b, 0, 0);
   if (err != cudaSuccess) return static_cast<int>(err);
+  return static_cast<int>(cudaGetLastError());
+}
+
+// One grid alone, several waves of blocks of `warps` warps of 64 registers, each holding between
+// hold_ns and hold_ns * (1 + spread / 100): how many warp places an SM keeps filled while blocks
+// wait, by the blocks' size (the probe's `waves`).
+extern "C" int register_quarters_waves(int warps, int blocks, long long hold_ns, int spread,
+                                       unsigned long long* records, cudaStream_t stream) {
+  kernel_of(64)<<<blocks, warps * 32, 0, stream>>>(hold_ns, records, 0, spread);
   return static_cast<int>(cudaGetLastError());
 }

@@ -8,6 +8,7 @@ results/probes/register-quarters-<gpu>.csv (per call: the share of the second gr
 beside, and for the one-warp blocks the most and the median an SM). From the repository root on a
 GPU:
     python3 scripts/probes/register_quarters.py
+    python3 scripts/probes/register_quarters.py waves
 
 Written before any GPU ran it. If a block's warps are dealt to the four quarters in turn and each
 quarter holds 16,384 registers (the reading 84zf was built on): beside 19 warps of 72 registers
@@ -27,6 +28,17 @@ for a kernel that fits 16 or 32 blocks an SM, not the first grid's), then with b
 carveouts set alike (100%) one-warp blocks are placed beside 19 warps of 72, at most 9 an SM (the
 quarters), and beside a first grid with 84q's shared memory no block of the second grid is placed
 beside it under the driver's carveouts and the multi-warp ones are under 100%.
+
+With `waves` (results/probes/register-quarters-waves-<gpu>.csv): one grid alone, four waves of
+blocks of 1, 2, 4 or 8 warps of 64 registers (32 warps an SM at once), each block holding
+WAVE_HOLD_NS to twice that by a hash of its index, so that blocks end in an order of their own;
+per SM, the warps resident on average between its first block's end and its last block's start
+(while blocks wait). Written before it ran: if the SM deals warps to its quarters strictly in turn
+and a block waits for its turn's quarter (the first run: one-warp blocks stopped at 5 beside 19
+warps of 80 with a warp's room left in one quarter), blocks of one warp keep at most 30 of the 32
+places filled on average and blocks of 4 (one a quarter) at least 31; if a block takes any
+quarter with room, both at least 31. 93f's tiles in several waves on the H200 are blocks of one
+warp.
 """
 import ctypes
 import sys
@@ -53,6 +65,10 @@ HOLD_A_NS = 30_000
 HOLD_B_NS = 40_000           # longer than the first grid's hold: a block placed beside stays
 CALLS = 5
 WORDS = 4                    # a block's record (register_quarters.cu)
+WAVE_WARPS = (1, 2, 4, 8)
+WAVES = 4
+WAVE_HOLD_NS = 5_000
+WAVE_SPREAD = 100            # percent: a block holds WAVE_HOLD_NS to twice that
 
 
 def placed_beside(first, second):
@@ -69,6 +85,50 @@ def summary(first, second) -> dict:
             "beside_median_per_sm": float(per_sm.median())}
 
 
+def resident_warps(records, warps: int) -> pd.Series:
+    """Per SM, the warps resident on average from its first block's end to its last block's start
+    (records as from register_quarters.cu, each block `warps` warps)."""
+    df = pd.DataFrame(records[:, :3], columns=["sm", "start", "end"])
+    means = {}
+    for sm, g in df.groupby("sm"):
+        t0, t1 = g.end.min(), g.start.max()
+        if t1 <= t0:
+            continue
+        events = sorted([(t, warps) for t in g.start] + [(t, -warps) for t in g.end])
+        held, area, last = 0, 0, None
+        for t, change in events:
+            if last is not None and t > t0:
+                area += held * (min(t, t1) - max(last, t0)) if min(t, t1) > max(last, t0) else 0
+            held, last = held + change, t
+        means[sm] = area / (t1 - t0)
+    return pd.Series(means)
+
+
+def waves(library, sms: int, stream) -> None:
+    import torch
+    gpu = sol.gpu_key(torch.cuda.get_device_name())
+    rows = []
+    for warps in WAVE_WARPS:
+        blocks = WAVES * 32 * sms // warps
+        for call in range(CALLS + 1):
+            records = torch.zeros(blocks * WORDS, dtype=torch.int64, device="cuda")
+            status = library.register_quarters_waves(warps, blocks, ctypes.c_longlong(WAVE_HOLD_NS), WAVE_SPREAD,
+                                                     ctypes.c_void_p(records.data_ptr()), stream)
+            torch.cuda.synchronize()
+            r = records.view(-1, WORDS).cpu().numpy()
+            if status != 0 or (r[:, 0] == 0).any():
+                raise SystemExit(f"status {status}, or a block left no record")
+            if call:
+                resident = resident_warps(r, warps)
+                rows.append({"warps": warps, "blocks": blocks, "call": call, "resident_mean": resident.mean(),
+                             "resident_lowest_sm": resident.min(), "sms": len(resident)})
+    df = pd.DataFrame(rows).assign(**results.provenance())
+    out = RESULTS_DIR / "probes" / f"register-quarters-waves-{gpu}.csv"
+    df.to_csv(out, index=False, float_format="%.4f")
+    print(df.groupby("warps")[["resident_mean", "resident_lowest_sm"]].median().to_string())
+    print(f"recorded {len(df)} rows in {out}")
+
+
 def main():
     import torch
     library = ctypes.CDLL(str(build.build(SOURCE)))
@@ -76,6 +136,8 @@ def main():
     gpu = sol.gpu_key(torch.cuda.get_device_name())
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+    if sys.argv[1:] == ["waves"]:
+        return waves(library, sms, stream)
     rows = []
     for (warps_a, regs_a, smem_a, carveout), seconds in CONFIGS:
         for warps_b in seconds:
