@@ -403,6 +403,14 @@ def test_register_quarters_waves_average_the_warps_held_while_blocks_wait():
     assert resident_warps(records, 4).to_dict() == {1: 4 * (2 * 1 + 8 * 2) / 10}
 
 
+def test_four_tiles_a_block_checks_93s_and_its_control_beside_93f(monkeypatch):
+    # scripts/probes/four_tiles_a_block.py: 93f, 93s and 93s with TILES_A_BLOCK=1, all checked
+    from scripts.probes import four_tiles_a_block
+    (name, builds, unchecked), = _recorded(monkeypatch, four_tiles_a_block)
+    assert name == "four-tiles-a-block" and builds == ["93f", "93s", "93s, one tile a block"] and not unchecked
+    assert four_tiles_a_block.BUILDS["93s, one tile a block"][1] == {"TILES_A_BLOCK": 1}
+
+
 def test_ticket_parts_times_84zbs_parts_unjoined_by_ticket_and_dealt(monkeypatch):
     # scripts/probes/ticket_parts.py: 93f, 84q and 84zb checked; 84zb's tiles in 2 and 4 parts by
     # ticket and in 2 parts dealt in advance, every one unjoined (wrong sums), timed beside them only
