@@ -422,16 +422,21 @@ def room_rows(gpu: str) -> pd.DataFrame:
 def room_table(gpu: str) -> str:
     """`timeline.py room`: per shape, mode and kernel, the most warp places that the blocks already
     on an SM and the starting block held when a block started, how many starts went beyond the
-    SM's 32, and how long before its block ended a block's first warp left (SM cycles, median)."""
+    SM's 32, how long before its block ended a block's first warp left (SM cycles, median), and the
+    warps an SM held on average while blocks waited (mean over SMs; '-' in runs before it was
+    recorded)."""
     df = room_rows(gpu)
     if df.empty:
         return f"_No timeline room probe recorded for {gpu} yet._"
+    if "held_while_waiting" not in df:   # runs before the column was recorded
+        df = df.assign(held_while_waiting=float("nan"))
     lines = ["| shape | mode | kernel | warps a block | blocks | most warp places held at a block's start "
-             "| starts beyond 32 | first warp left before its block ended, cycles |",
-             "|---|---|---|---:|---:|---:|---:|---:|"]
+             "| starts beyond 32 | first warp left before its block ended, cycles | warps held while blocks wait |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|"]
     for r in df.itertuples():
         lines.append(f"| {r.m}x{r.k}x{r.l} | {r.mode} | {r.kernel} | {r.splits} | {r.blocks:,} | "
-                     f"{r.most_places_held} | {r.starts_beyond_32:,} | {_fmt(r.left_before_block_end_cycles, 0)} |")
+                     f"{r.most_places_held} | {r.starts_beyond_32:,} | {_fmt(r.left_before_block_end_cycles, 0)} | "
+                     f"{_fmt(pd.to_numeric(r.held_while_waiting), 1)} |")
     lines.append(run_note(df.iloc[0], "`python3 scripts/probes/timeline.py room`; one call per kernel and mode "
                           "after the clearing, every warp stamped (results/probes/)"))
     return "\n".join(lines)

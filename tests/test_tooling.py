@@ -161,6 +161,10 @@ def test_the_timeline_room_count_sees_a_block_start_in_a_departed_warps_room():
     # the same blocks with the fifth starting once the fourth has ended: no start beyond 32
     late = warps.assign(start=warps.start.where(warps.start != 50, 150), end=warps.end.where(warps.end != 200, 300))
     assert room(late, 8)["starts_beyond_32"] == 0
+    # from the first block's end (100) to the last block's start (120) one block of 8 is held
+    waiting = pd.DataFrame([{"sm": 0, "start": start, "end": end}
+                            for start, end in [(0, 100), (0, 100), (50, 200), (120, 250)] for _ in range(8)])
+    assert room(waiting, 8)["held_while_waiting"] == 8
 
 
 def test_the_ring_timeline_measures_a_blocks_fill_from_its_own_start():

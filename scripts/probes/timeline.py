@@ -19,8 +19,15 @@ timeline-<gpu>.csv, the stamps' cost timeline-pairs-timed-<gpu>.csv:
 With `room`, whether a warp that has left makes room for the next block before its own block
 ends (closing-the-gap section 60): 95a's kernel with its end and with 93c's (the other warps of a
 split tile leave at once) on shapes of several waves, one call per kernel and mode; per SM, the
-warp places held by the blocks resident when each block starts (results/probes/timeline-room-<gpu>.csv):
+warp places held by the blocks resident when each block starts, and the warps an SM holds on
+average while blocks wait (results/probes/timeline-room-<gpu>.csv):
     python3 scripts/probes/timeline.py room
+On the H200 the same run takes the H200's grid, one-warp blocks in several waves as 93f's
+(closing-the-gap section 87). Written before it ran there: 93f's grid is not short of warps while
+blocks wait (the reading of 93s's loss, section 87), so 95a's one-warp blocks hold at least 31 of
+32 warps on 7168x2048x4 and 28672x4096x1 (the probe register_quarters' one-warp blocks of spread
+lengths held about 29); if they hold 30 or fewer, the turns do cost 93f's grid and 93s's blocks of
+four lost what they gained at their ends.
 With `bytes`, whether a window's scales are the last of its bytes to come (closing-the-gap section
 62): 95a's kernel with its stamp (where the products first read row 0) and stamped once all four
 rows and their scales are in, on the one-window shapes; rows join timeline-<gpu>.csv, the stamps'
@@ -39,6 +46,7 @@ from common import attempts, floor, problem, results, sol  # noqa: E402
 from common.results import RESULTS_DIR  # noqa: E402
 from common.timing import MODES, L2Clearer  # noqa: E402
 from scripts.probes.probe import record  # noqa: E402
+from scripts.probes.register_quarters import resident_warps  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
 # Shapes whose warps run one window on the H100 (61's rule): one wave (4096x4096x1) to seven
@@ -139,7 +147,9 @@ def summary(warps: pd.DataFrame) -> dict:
 def room(warps: pd.DataFrame, splits: int) -> dict:
     """A call's blocks (a tile's `splits` warps, records in warp order) per SM: when each block
     starts, the warp places held by the blocks already there (started, their last warp not yet
-    ended) and by itself; and how long before its block's end a block's first warp to leave left."""
+    ended) and by itself; how long before its block's end a block's first warp to leave left; and
+    the warps an SM held on average while blocks waited (register_quarters.py's measure, which
+    counts a block's places until its last warp ends)."""
     blocks = warps.groupby(warps.index // splits).agg(sm=("sm", "first"), start=("start", "min"),
                                                      first_end=("end", "min"), end=("end", "max"))
     held = []
@@ -149,7 +159,8 @@ def room(warps: pd.DataFrame, splits: int) -> dict:
     held = pd.Series(held)
     return {"splits": splits, "blocks": len(blocks), "most_places_held": held.max(),
             "starts_beyond_32": int((held > 32).sum()),
-            "left_before_block_end_cycles": (blocks.end - blocks.first_end).median()}
+            "left_before_block_end_cycles": (blocks.end - blocks.first_end).median(),
+            "held_while_waiting": resident_warps(blocks[["sm", "start", "end"]].to_numpy(), splits).mean()}
 
 
 def room_run():
