@@ -193,20 +193,19 @@ def probe_value(gpu: str, probe: str, column: str = "x_floor", *, strategy: str,
 
 def probe_median_value(gpu: str, probe: str, column: str, *, selector: str, digits: str) -> str:
     """The median of one column over the calls of a probe whose rows are calls, among the rows
-    that `selector` picks (KEY=VALUE pairs joined by '&', spaces as underscores)."""
-    path = results.RESULTS_DIR / "probes" / f"{probe}-{gpu}.csv"
-    if not path.exists():
-        raise FragmentError(f"no probe run {path.relative_to(REPO)}")
-    df = pd.read_csv(path, dtype=str, keep_default_na=False)
-    hit = df
-    for pair in selector.split("&"):
-        key, value = pair.split("=", 1)
-        if key not in df.columns:
-            raise FragmentError(f"{path.relative_to(REPO)} has no column {key!r}")
-        hit = hit[hit[key] == value.replace("_", " ")]
-    if hit.empty or column not in df.columns:
-        raise FragmentError(f"{path.relative_to(REPO)} has no {column} where {selector}")
-    return reports._fmt(pd.to_numeric(hit[column]).median(), int(digits))
+    that `selector` picks (KEY=VALUE pairs joined by '&', spaces as underscores), as
+    reports.probe_medians() gives it."""
+    picked = dict(pair.split("=", 1) for pair in selector.split("&"))
+    try:
+        medians = reports.probe_medians(probe, gpu, list(picked), [column])
+    except KeyError as missing:
+        raise FragmentError(f"probe {probe} on {gpu} has no column {missing}") from None
+    hit = medians
+    for key, value in picked.items():
+        hit = hit[hit[key] == value.replace("_", " ")] if not hit.empty else hit
+    if hit.empty:
+        raise FragmentError(f"probe {probe} on {gpu} has no {column} where {selector}")
+    return reports._fmt(hit[column].iloc[0], int(digits))
 
 
 def _kernel_value(df: pd.DataFrame, source: str, kernel: str, column: str, shape: str, mode: str) -> str:

@@ -300,25 +300,36 @@ def probe_table(probe: str, gpu: str) -> str:
     return "\n".join(lines)
 
 
-def probe_medians_table(probe: str, gpu: str, keys: str, values: str) -> str:
+def probe_medians(probe: str, gpu: str, keys: list, values: list) -> pd.DataFrame:
     """A probe whose rows are calls, not shapes (results/probes/<probe>-<gpu>.csv): the median over
-    its calls of each of `values` (comma-separated columns, each with its digits after a colon:
-    sm_ghz:3) per combination of `keys` (comma-separated), in the run's order."""
+    its calls of each column of `values` per combination of `keys` (their values as text), in the
+    run's order, with the calls counted (its first row, for the run's provenance, in
+    .attrs["run"]); empty where none is recorded."""
     path = results.RESULTS_DIR / "probes" / f"{probe}-{gpu}.csv"
     if not path.exists():
-        return f"_No {probe} probe recorded for {gpu} yet._"
+        return pd.DataFrame()
     df = pd.read_csv(path, keep_default_na=False)
-    keys = keys.split(",")
-    digits = dict(v.split(":") for v in values.split(","))
-    values = list(digits)
+    df[keys] = df[keys].astype(str)
     groups = df.groupby(keys, sort=False)
     medians = groups[values].median().assign(calls=groups.size()).reset_index()
-    lines = ["| " + " | ".join(c.replace("_", " ") for c in keys + values + ["calls"]) + " |",
-             "|" + "---|" * len(keys) + "---:|" * (len(values) + 1)]
+    medians.attrs["run"] = df.iloc[0]
+    return medians
+
+
+def probe_medians_table(probe: str, gpu: str, keys: str, values: str) -> str:
+    """probe_medians() as a table: `keys` comma-separated, `values` too, each with its digits after
+    a colon (sm_ghz:3)."""
+    keys = keys.split(",")
+    digits = dict(v.split(":") for v in values.split(","))
+    medians = probe_medians(probe, gpu, keys, list(digits))
+    if medians.empty:
+        return f"_No {probe} probe recorded for {gpu} yet._"
+    lines = ["| " + " | ".join(c.replace("_", " ") for c in keys + list(digits) + ["calls"]) + " |",
+             "|" + "---|" * len(keys) + "---:|" * (len(digits) + 1)]
     for r in medians.itertuples(index=False):
-        cells = [str(getattr(r, c)) for c in keys] + [_fmt(getattr(r, c), int(digits[c])) for c in values]
+        cells = [getattr(r, c) for c in keys] + [_fmt(getattr(r, c), int(d)) for c, d in digits.items()]
         lines.append("| " + " | ".join(cells + [str(r.calls)]) + " |")
-    lines.append(run_note(df.iloc[0], f"`python3 scripts/probes/{probe_script(probe)}.py`; medians over "
+    lines.append(run_note(medians.attrs["run"], f"`python3 scripts/probes/{probe_script(probe)}.py`; medians over "
                           "each combination's calls (results/probes/)"))
     return "\n".join(lines)
 
