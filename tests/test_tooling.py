@@ -415,6 +415,14 @@ def test_four_tiles_a_block_checks_93s_and_its_control_beside_93f(monkeypatch):
     assert four_tiles_a_block.BUILDS["93s, one tile a block"][1] == {"TILES_A_BLOCK": 1}
 
 
+def test_signs_at_use_checks_93t_beside_93f_and_94_beside_93(monkeypatch):
+    # scripts/probes/signs_at_use.py: 93t with its parent 93f, 94 with its parent 93, all checked
+    from scripts.probes import signs_at_use
+    (name, builds, unchecked), = _recorded(monkeypatch, signs_at_use)
+    assert name == "signs-at-use" and builds == ["93f", "93t", "93", "94"] and not unchecked
+    assert all(defines is None for _, defines in signs_at_use.BUILDS.values())
+
+
 def test_ticket_parts_times_84zbs_parts_unjoined_by_ticket_and_dealt(monkeypatch):
     # scripts/probes/ticket_parts.py: 93f, 84q and 84zb checked; 84zb's tiles in 2 and 4 parts by
     # ticket and in 2 parts dealt in advance, every one unjoined (wrong sums), timed beside them only
