@@ -208,13 +208,17 @@ def probe_median_value(gpu: str, probe: str, column: str, *, selector: str, digi
     return reports._fmt(hit[column].iloc[0], int(digits))
 
 
+# digits of a per-kernel probe column where its table shows more than whole counts
+KERNEL_VALUE_DIGITS = {"sm_ghz": 2, "held_while_waiting": 1}
+
+
 def _kernel_value(df: pd.DataFrame, source: str, kernel: str, column: str, shape: str, mode: str) -> str:
     """One column of a per-kernel probe table (kernel, m, k, l, mode), as its table shows it."""
     hit = df[(df.kernel == kernel) & (reports.shape_column(df) == shape) & (df["mode"] == mode)] if len(df) else df
     if hit.empty or column not in hit.columns:
         raise FragmentError(f"{source} has no {column} of {kernel!r} on {shape} {mode}")
     value = float(hit[column].iloc[0])
-    return f"{value:.2f}" if column == "sm_ghz" else f"{value:,.0f}"
+    return f"{value:,.{KERNEL_VALUE_DIGITS.get(column, 0)}f}"
 
 
 def timeline_value(gpu: str, kernel: str, column: str, shape: str, mode: str) -> str:

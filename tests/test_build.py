@@ -12,7 +12,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "94", "95", "95a", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "93u", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -437,6 +437,23 @@ def test_93t_decodes_b_without_its_signs_where_93f_picks_them():
     assert any("0x3210" in line for line in parent) and not any("0x3210" in line for line in ours)
     assert count(parent, "PRMT") == 96 and count(ours, "PRMT") == 80
     assert count(ours, "IDP.4A.S8.S8") == count(parent, "IDP.4A.S8.S8") == 64
+
+
+def test_93us_control_changes_only_the_launch():
+    # resident_tiles.py's control: RESIDENT=0 builds 93u's device code, kernel for kernel, and in
+    # the H200's kernel a tile's code is a loop around the window loop (93f's has none)
+    ours = _kernel_sass(build.build(attempts.find("93u").source), "nvfp4_gemv_kernel")
+    assert ours and ours == _kernel_sass(sm90a_build(attempts.find("93u").source, {"RESIDENT": 0}), "nvfp4_gemv_kernel")
+    parent = _kernel_sass(build.build(attempts.find("93f").source), "nvfp4_gemv_kernel")
+    name = "_Z17nvfp4_gemv_kernelILb0ELb0EEvPKhS1_S1_S1_P6__halfiixxiij"
+    assert _nested_loops(ours[name]) and not _nested_loops(parent[name])
+
+
+def _nested_loops(sass: list) -> bool:
+    """Whether a loop (a backward branch's range of addresses) holds another one."""
+    loops = [(int(m.group(2), 16), int(m.group(1), 16)) for line in sass
+             if (m := re.search(r"/\*([0-9a-f]{4})\*/.*BRA (0x[0-9a-f]+)", line)) and int(m.group(2), 16) < int(m.group(1), 16)]
+    return any(lo < inner_lo and inner_hi < hi for lo, hi in loops for inner_lo, inner_hi in loops)
 
 
 def test_93l_sends_the_next_windows_first_half_before_the_second_block_in_the_h200s_kernel_only():

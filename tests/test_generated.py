@@ -110,6 +110,13 @@ def test_a_ring_timeline_figure_gives_the_sm_clock_in_ghz_and_the_times_in_ns():
         f"{hit.tail_ns.iloc[0]:,.0f}"
 
 
+def test_a_room_figure_gives_the_warps_held_as_its_table_does():
+    # timeline.py room: the warps held while blocks wait have one decimal in the table and the prose
+    held = fragments.fig("h200", "95a", "room:held_while_waiting", "7168x2048x4", "clean")
+    assert f"| 7168x2048x4 | clean | 95a | 1 | 7,168 | 32 | 0 | 0 | {held} |" in fragments.reports.room_table("h200")
+    assert fragments.fig("h200", "95a", "room:blocks", "7168x2048x4", "clean") == "7,168"
+
+
 def _row(m: int) -> dict:
     """A recorded row of 76 on a made-up GPU, M = m, every other text field empty."""
     return {c: "" for c in results.COLUMNS} | {

@@ -423,6 +423,14 @@ def test_signs_at_use_checks_93t_beside_93f_and_94_beside_93(monkeypatch):
     assert all(defines is None for _, defines in signs_at_use.BUILDS.values())
 
 
+def test_resident_tiles_checks_93u_and_its_control_beside_93f(monkeypatch):
+    # scripts/probes/resident_tiles.py: 93f, 93u and 93u with RESIDENT=0, all checked
+    from scripts.probes import resident_tiles
+    (name, builds, unchecked), = _recorded(monkeypatch, resident_tiles)
+    assert name == "resident-tiles" and builds == ["93f", "93u", "93u, a block a tile"] and not unchecked
+    assert resident_tiles.BUILDS["93u, a block a tile"][1] == {"RESIDENT": 0}
+
+
 def test_ticket_parts_times_84zbs_parts_unjoined_by_ticket_and_dealt(monkeypatch):
     # scripts/probes/ticket_parts.py: 93f, 84q and 84zb checked; 84zb's tiles in 2 and 4 parts by
     # ticket and in 2 parts dealt in advance, every one unjoined (wrong sums), timed beside them only
