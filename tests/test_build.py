@@ -12,7 +12,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "93u", "94", "95", "95a", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "93u", "93w", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -454,6 +454,18 @@ def _nested_loops(sass: list) -> bool:
     loops = [(int(m.group(2), 16), int(m.group(1), 16)) for line in sass
              if (m := re.search(r"/\*([0-9a-f]{4})\*/.*BRA (0x[0-9a-f]+)", line)) and int(m.group(2), 16) < int(m.group(1), 16)]
     return any(lo < inner_lo and inner_hi < hi for lo, hi in loops for inner_lo, inner_hi in loops)
+
+
+def test_93w_runs_93ts_kernels_where_it_takes_its_decode_and_93fs_elsewhere():
+    # 93w's README: its third template argument picks 93t's decode (1) or 93f's (0), and each of its
+    # eight kernels is that attempt's kernel of the same first two arguments, instruction for instruction
+    ours = _kernel_sass(build.build(attempts.find("93w").source), "nvfp4_gemv_kernel")
+    by_decode = {"0": _kernel_sass(build.build(attempts.find("93f").source), "nvfp4_gemv_kernel"),
+                 "1": _kernel_sass(build.build(attempts.find("93t").source), "nvfp4_gemv_kernel")}
+    assert len(ours) == 8
+    for name, sass in ours.items():
+        short, runs, signs, rest = re.match(r"_Z17nvfp4_gemv_kernelILb(\d)ELb(\d)ELb(\d)E(.*)", name).groups()
+        assert sass == by_decode[signs][f"_Z17nvfp4_gemv_kernelILb{short}ELb{runs}E{rest}"], name
 
 
 def test_93l_sends_the_next_windows_first_half_before_the_second_block_in_the_h200s_kernel_only():

@@ -431,6 +431,22 @@ def test_resident_tiles_checks_93u_and_its_control_beside_93f(monkeypatch):
     assert resident_tiles.BUILDS["93u, a block a tile"][1] == {"RESIDENT": 0}
 
 
+def test_signs_by_rule_checks_93w_beside_93f(monkeypatch):
+    # scripts/probes/signs_by_rule.py: 93f and 93w, both checked
+    from scripts.probes import signs_by_rule
+    (name, builds, unchecked), = _recorded(monkeypatch, signs_by_rule)
+    assert name == "signs-by-rule" and builds == ["93f", "93w"] and not unchecked
+
+
+def test_block_placement_counts_93us_tiles_on_each_sm():
+    # scripts/probes/block_placement.py: 93u's resident grid, and the tiles its blocks take per SM
+    from scripts.probes.block_placement import resident_grid, tiles_per_sm
+    assert resident_grid(7168, 4, 132) == (1056, 4) and resident_grid(128, 200, 132) == (21, 200)
+    assert resident_grid(128, 5000, 132) == (1, 5000)
+    # M = 40: 10 tiles a batch over 4 blocks (3, 3, 2, 2 tiles); blocks 0 and 1 on SM 7, 2 and 3 on SM 9
+    assert tiles_per_sm([7, 7, 9, 9], 40, 4).to_dict() == {7: 6, 9: 4}
+
+
 def test_ticket_parts_times_84zbs_parts_unjoined_by_ticket_and_dealt(monkeypatch):
     # scripts/probes/ticket_parts.py: 93f, 84q and 84zb checked; 84zb's tiles in 2 and 4 parts by
     # ticket and in 2 parts dealt in advance, every one unjoined (wrong sums), timed beside them only
