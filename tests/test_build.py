@@ -12,7 +12,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "93u", "93w", "94", "95", "95a", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "93u", "93w", "93x", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -466,6 +466,25 @@ def test_93w_runs_93ts_kernels_where_it_takes_its_decode_and_93fs_elsewhere():
     for name, sass in ours.items():
         short, runs, signs, rest = re.match(r"_Z17nvfp4_gemv_kernelILb(\d)ELb(\d)ELb(\d)E(.*)", name).groups()
         assert sass == by_decode[signs][f"_Z17nvfp4_gemv_kernelILb{short}ELb{runs}E{rest}"], name
+
+
+def test_93xs_control_is_93f_with_cta_scope_loads_and_93x_prefetches_in_the_h200s_loop():
+    # 93x's README: WINDOWS_AHEAD=0 builds 93f's kernels instruction for instruction but for the
+    # flavour of A's and its scales' loads (CTA scope, evict_first in L1); 93x's H200 kernel (no
+    # runs, no short window) sends one prefetch into L1 in its window loop, 93f's none
+    def instructions(sass):   # each instruction's text, without its address and encoding
+        return [m.group(1) for line in sass if (m := re.search(r"/\*[0-9a-f]{4}\*/\s+(.*?)\s*;", line))]
+    as_cta = lambda text: text.replace("LDG.E.128.STRONG.GPU", "LDG.E.EF.128").replace(  # noqa: E731
+        "LDG.E.U16.STRONG.GPU", "LDG.E.EF.U16")
+    parent = _kernel_sass(build.build(attempts.find("93f").source), "nvfp4_gemv_kernel")
+    control = _kernel_sass(sm90a_build(attempts.find("93x").source, {"WINDOWS_AHEAD": 0}), "nvfp4_gemv_kernel")
+    assert parent and control.keys() == parent.keys()
+    for name in parent:
+        assert instructions(control[name]) == [as_cta(text) for text in instructions(parent[name])], name
+    h200 = "_Z17nvfp4_gemv_kernelILb0ELb0EEvPKhS1_S1_S1_P6__halfiixxiij"
+    ours = instructions(_kernel_sass(build.build(attempts.find("93x").source), h200)[h200])
+    assert sum("CCTL.E.PF1" in text for text in ours) == 1
+    assert not any("CCTL" in text for text in instructions(parent[h200]))
 
 
 def test_93l_sends_the_next_windows_first_half_before_the_second_block_in_the_h200s_kernel_only():

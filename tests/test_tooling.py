@@ -438,6 +438,16 @@ def test_signs_by_rule_checks_93w_beside_93f(monkeypatch):
     assert name == "signs-by-rule" and builds == ["93f", "93w"] and not unchecked
 
 
+def test_next_window_in_l1_checks_93x_and_its_variants_beside_93f(monkeypatch):
+    # scripts/probes/next_window_in_l1.py: 93f, 93x, and 93x with nothing or two windows ahead, all checked
+    from scripts.probes import next_window_in_l1
+    (name, builds, unchecked), = _recorded(monkeypatch, next_window_in_l1)
+    assert name == "next-window-in-l1" and not unchecked
+    assert builds == ["93f", "93x", "93x, nothing ahead", "93x, two windows ahead"]
+    assert [defines for _, defines in next_window_in_l1.BUILDS.values()] == [None, None, {"WINDOWS_AHEAD": 0},
+                                                                           {"WINDOWS_AHEAD": 2}]
+
+
 def test_block_placement_counts_93us_tiles_on_each_sm():
     # scripts/probes/block_placement.py: 93u's resident grid, and the tiles its blocks take per SM
     from scripts.probes.block_placement import resident_grid, tiles_per_sm
