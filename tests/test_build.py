@@ -6,6 +6,7 @@ import subprocess
 import pytest
 
 from common import attempts, build, floor
+from common.build import REPO
 from conftest import sm90a_build
 
 CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
@@ -485,6 +486,14 @@ def test_93xs_control_is_93f_with_cta_scope_loads_and_93x_prefetches_in_the_h200
     ours = instructions(_kernel_sass(build.build(attempts.find("93x").source), h200)[h200])
     assert sum("CCTL.E.PF1" in text for text in ours) == 1
     assert not any("CCTL" in text for text in instructions(parent[h200]))
+
+
+def test_the_l1_prefetch_probe_sends_each_way_its_own_instruction():
+    # scripts/probes/l1_prefetch.cu: the two prefetches (CCTL.E.PF1, .PF2), the touch (a 4-byte load
+    # at CTA scope, evict_last in L1), and the walk at both scopes
+    sass = build.sass(build.build(REPO / "scripts" / "probes" / "l1_prefetch.cu"), "sm_90a")
+    for instruction in ("CCTL.E.PF1", "CCTL.E.PF2", "LDG.E.EL.STRONG.SM", "LDG.E.EF.64", "LDG.E.64.STRONG.GPU"):
+        assert instruction in sass, instruction
 
 
 def test_93l_sends_the_next_windows_first_half_before_the_second_block_in_the_h200s_kernel_only():

@@ -448,6 +448,20 @@ def test_next_window_in_l1_checks_93x_and_its_variants_beside_93f(monkeypatch):
                                                                            {"WINDOWS_AHEAD": 2}]
 
 
+def test_l1_prefetch_chains_each_line_to_the_next():
+    # scripts/probes/l1_prefetch.py: line i's first 8 bytes hold line i + 1's address (the last's
+    # its own), in the call's own region, nothing written outside it
+    import torch
+    from scripts.probes import l1_prefetch
+    buffer = torch.zeros(3 * l1_prefetch.REGION, dtype=torch.uint8)
+    base = l1_prefetch.chain(buffer, l1_prefetch.REGION)
+    assert base == buffer.data_ptr() + l1_prefetch.REGION
+    words = buffer.view(torch.int64)
+    lines = [base + 128 * i for i in range(l1_prefetch.LINES)]
+    assert [words[(line - buffer.data_ptr()) // 8].item() for line in lines] == lines[1:] + lines[-1:]
+    assert int(torch.count_nonzero(buffer)) == int(torch.count_nonzero(buffer[l1_prefetch.REGION:2 * l1_prefetch.REGION]))
+
+
 def test_block_placement_counts_93us_tiles_on_each_sm():
     # scripts/probes/block_placement.py: 93u's resident grid, and the tiles its blocks take per SM
     from scripts.probes.block_placement import resident_grid, tiles_per_sm
