@@ -13,7 +13,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "93u", "93w", "93x", "94", "95", "95a", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "93u", "93w", "93x", "93y", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -486,6 +486,20 @@ def test_93xs_control_is_93f_with_cta_scope_loads_and_93x_prefetches_in_the_h200
     ours = instructions(_kernel_sass(build.build(attempts.find("93x").source), h200)[h200])
     assert sum("CCTL.E.PF1" in text for text in ours) == 1
     assert not any("CCTL" in text for text in instructions(parent[h200]))
+
+
+def test_93ys_control_is_93xs_and_93y_copies_through_l1_at_the_end_of_the_h200s_loop():
+    # 93y's README: WINDOWS_AHEAD=0 builds 93x's control kernel for kernel; 93y's H200 kernel sends
+    # three 4-byte copies through L1 (LDGSTS.E, not .BYPASS) a pass, after every load of A
+    control = _kernel_sass(sm90a_build(attempts.find("93y").source, {"WINDOWS_AHEAD": 0}), "nvfp4_gemv_kernel")
+    assert control and control == _kernel_sass(sm90a_build(attempts.find("93x").source, {"WINDOWS_AHEAD": 0}),
+                                               "nvfp4_gemv_kernel")
+    h200 = "_Z17nvfp4_gemv_kernelILb0ELb0EEvPKhS1_S1_S1_P6__halfiixxiij"
+    loop = [line for line in _kernel_sass(build.build(attempts.find("93y").source), h200)[h200] if "LDG" in line]
+    copies = [i for i, line in enumerate(loop) if "LDGSTS.E " in line]
+    loads = [i for i, line in enumerate(loop) if "LDG.E.EF.128" in line]
+    assert len(copies) >= 3 and not any("BYPASS" in loop[i] for i in copies)
+    assert max(loads) < sorted(copies)[-3]
 
 
 def test_the_l1_prefetch_probe_sends_each_way_its_own_instruction():

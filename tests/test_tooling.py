@@ -462,6 +462,16 @@ def test_l1_prefetch_chains_each_line_to_the_next():
     assert int(torch.count_nonzero(buffer)) == int(torch.count_nonzero(buffer[l1_prefetch.REGION:2 * l1_prefetch.REGION]))
 
 
+def test_next_window_copied_checks_93y_and_its_variants_beside_93f(monkeypatch):
+    # scripts/probes/next_window_copied.py: 93f, 93y, and 93y with one or no window ahead, all checked
+    from scripts.probes import next_window_copied
+    (name, builds, unchecked), = _recorded(monkeypatch, next_window_copied)
+    assert name == "next-window-copied" and not unchecked
+    assert builds == ["93f", "93y", "93y, one window ahead", "93y, nothing ahead"]
+    assert [defines for _, defines in next_window_copied.BUILDS.values()] == [None, None, {"WINDOWS_AHEAD": 1},
+                                                                            {"WINDOWS_AHEAD": 0}]
+
+
 def test_block_placement_counts_93us_tiles_on_each_sm():
     # scripts/probes/block_placement.py: 93u's resident grid, and the tiles its blocks take per SM
     from scripts.probes.block_placement import resident_grid, tiles_per_sm
