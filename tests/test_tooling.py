@@ -470,6 +470,7 @@ def test_next_window_copied_checks_93y_and_its_variants_beside_93f(monkeypatch):
     assert builds == ["93f", "93y", "93y, one window ahead", "93y, nothing ahead"]
     assert [defines for _, defines in next_window_copied.BUILDS.values()] == [None, None, {"WINDOWS_AHEAD": 1},
                                                                             {"WINDOWS_AHEAD": 0}]
+    assert list(next_window_copied.PROFILED) == ["93y", "93y, one window ahead", "93y, nothing ahead"]
 
 
 def test_block_placement_counts_93us_tiles_on_each_sm():

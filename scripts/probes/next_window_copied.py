@@ -7,6 +7,7 @@ results/probes/next-window-copied-<gpu>.csv. Each build is first checked against
 full-range and quantized data, and nothing is timed if one fails. From the repository root on a
 GPU:
     python3 scripts/probes/next_window_copied.py
+    python3 scripts/probes/next_window_copied.py profile
 
 Written before any GPU ran it (93y's README holds the same prediction). On the H200, clean mode:
 93y at least 4 points closer to the floor than 93y with one window ahead on 7168x16384x1,
@@ -16,13 +17,19 @@ ahead on those shapes (the copies cost 60 instructions a window, a sixth more); 
 3-6 points behind the control; 7168x2048x4 (2 windows a warp, the second copied at the start)
 and 4096x4096x1 (one window, nothing copied) within 2 points of the control. Falsifier: 93y not at
 least 2 points closer than one window ahead on 7168x16384x1 and 4096x7168x8 in clean mode.
+
+Measured (H200, ca8abfc): falsified the other way, the lead costs. `profile` (Nsight Compute on
+93y with two, one and no window ahead, profiles/h200/probes/next-window-copied.csv) asks whose
+price it is; written before it ran: if DRAM's (the window a pass ahead scatters a warp's reads over
+more rows at once), 93y's DRAM throughput is below one window ahead's at a like issue share and
+instruction count; if issue's, its issue share and `not_selected` stalls are above.
 """
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
-from scripts.probes.probe import check_and_record  # noqa: E402
+from scripts.probes.probe import check_and_record, time_or_profile  # noqa: E402
 
 COPYING = attempts.find("93y").source
 BUILDS = {
@@ -35,10 +42,15 @@ BUILDS = {
 SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (28672, 4096, 1), (8192, 28672, 1), (4096, 4096, 1)]
 # a short last window after several full ones, long rows in two parts, the benchmark's many batches
 CHECK_SHAPES = [(8320, 2112, 8), (1024, 16384, 2), (4096, 7168, 8)]
+PROFILED = {name: BUILDS[name] for name in ("93y", "93y, one window ahead", "93y, nothing ahead")}
+PROFILED_SHAPES = [(7168, 16384, 1), (4096, 7168, 8)]
 
 
 def main():
-    check_and_record("next-window-copied", BUILDS, CHECK_SHAPES, SHAPES, None)
+    if sys.argv[1:2] in (["profile"], ["target"]):
+        time_or_profile("next-window-copied", BUILDS, PROFILED, PROFILED_SHAPES, Path(__file__))
+    else:
+        check_and_record("next-window-copied", BUILDS, CHECK_SHAPES, SHAPES, None)
 
 
 if __name__ == "__main__":
