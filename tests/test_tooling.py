@@ -473,6 +473,20 @@ def test_next_window_copied_checks_93y_and_its_variants_beside_93f(monkeypatch):
     assert list(next_window_copied.PROFILED) == ["93y", "93y, one window ahead", "93y, nothing ahead"]
 
 
+def test_lead_alone_times_the_loads_with_93ys_copies_beside_the_loads_alone(monkeypatch):
+    # scripts/probes/lead_alone.py: six builds of math_fraction.cu with no products, recorded
+    # unchecked; every build with copies reads A from L1 and every sleep is the same
+    from scripts.probes import lead_alone
+    calls = []
+    monkeypatch.setattr(lead_alone, "record", lambda name, builds, shapes: calls.append((name, builds)))
+    lead_alone.main()
+    (name, builds), = calls
+    assert name == "lead-alone" and len(builds) == 6
+    assert all(defines["ROWS_MULTIPLIED"] == 0 for _, defines in builds.values())
+    assert all(defines.get("L1_LOADS") == 1 for _, defines in builds.values() if "COPIES_AHEAD" in defines)
+    assert {defines.get("DELAY_NS") for _, defines in builds.values()} == {None, 300}
+
+
 def test_block_placement_counts_93us_tiles_on_each_sm():
     # scripts/probes/block_placement.py: 93u's resident grid, and the tiles its blocks take per SM
     from scripts.probes.block_placement import resident_grid, tiles_per_sm

@@ -37,6 +37,17 @@ static_assert(ROWS_MULTIPLIED == 0 || ROWS_MULTIPLIED == 2 || ROWS_MULTIPLIED ==
 #ifndef SLEEP_ONLY
 #define SLEEP_ONLY 0
 #endif
+// And for the probe lead_alone (closing-the-gap section 89): L1_LOADS=1 reads A and its scales at
+// CTA scope, where they may hit in L1; COPIES_AHEAD 0 copies each window's sectors through L1
+// (93y's 4-byte cp.async.ca, three a window) just before its loads, 1 the next window's just after
+// this window's loads, a pass ahead; -1 none.
+#ifndef L1_LOADS
+#define L1_LOADS 0
+#endif
+#ifndef COPIES_AHEAD
+#define COPIES_AHEAD -1
+#endif
+static_assert(COPIES_AHEAD < 0 || L1_LOADS, "the copies are read back from L1");
 
 constexpr int ROWS = 4;
 constexpr int MAX_SPLITS = 32;
@@ -118,15 +129,20 @@ __device__ __forceinline__ uint64_t policy_evict_first() {
   asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
   return policy;
 }
+#if L1_LOADS
+#define STREAM_LOAD "ld.relaxed.cta.global.L1::evict_first.L2::cache_hint"
+#else
+#define STREAM_LOAD "ld.relaxed.gpu.global.L2::cache_hint"
+#endif
 __device__ __forceinline__ uint4 ld_stream_a(const uint8_t* p) {
   uint4 v;
-  asm volatile("ld.relaxed.gpu.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+  asm volatile(STREAM_LOAD ".v4.u32 {%0, %1, %2, %3}, [%4], %5;"
                : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p), "l"(policy_evict_first()));
   return v;
 }
 __device__ __forceinline__ uint32_t ld_stream_sf(const uint8_t* p) {
   unsigned short v;
-  asm volatile("ld.relaxed.gpu.global.L2::cache_hint.u16 %0, [%1], %2;"
+  asm volatile(STREAM_LOAD ".u16 %0, [%1], %2;"
                : "=h"(v) : "l"(p), "l"(policy_evict_first()));
   return v;
 }
@@ -135,6 +151,19 @@ __device__ __forceinline__ uint32_t ld_stream_run(const uint8_t* p) {
   asm volatile("ld.relaxed.gpu.global.L2::cache_hint.u32 %0, [%1], %2;"
                : "=r"(v) : "l"(p), "l"(policy_evict_first()));
   return v;
+}
+
+// 93y's copies of a window's sectors through L1 into the thread's own word of shared memory: lane
+// l a word of the sector 32 (l % 16) of rows l / 16 and 2 + l / 16, lanes 0-7 of row l / 2's scales.
+__device__ __forceinline__ void copy_4(uint32_t to, const uint8_t* from) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" :: "r"(to), "l"(from) : "memory");
+}
+__device__ __forceinline__ void copy_window(uint32_t to, const uint8_t* a_tile, const uint8_t* sfa_tile,
+                                            long long a_row_bytes, int sfa_row_bytes, int lane, int window) {
+  const uint8_t* rows = a_tile + (lane / 16) * a_row_bytes + 32 * (lane % 16) + static_cast<long long>(window) * (WINDOW_K / 2);
+  copy_4(to, rows);
+  copy_4(to, rows + 2 * a_row_bytes);
+  if (lane < 8) copy_4(to, sfa_tile + (lane / 2) * sfa_row_bytes + 32 * (lane % 2) + window * (WINDOW_K / 16));
 }
 
 struct WindowLoads {
@@ -204,16 +233,32 @@ math_fraction_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ 
     }
   }
 #endif
+#if COPIES_AHEAD >= 0
+  extern __shared__ uint32_t copy_words[];  // a word a thread, never read
+  const uint32_t to = static_cast<uint32_t>(__cvta_generic_to_shared(copy_words + threadIdx.x));
+  const uint8_t* a_tile = a + row0 * (k / 2);
+  const uint8_t* sfa_tile = sfa + row0 * (k / 16);
+  if (COPIES_AHEAD == 1 && window < w_end) copy_window(to, a_tile, sfa_tile, k / 2, k / 16, lane, window);
+#endif
   for (; window < w_end; ++window) {
 #if !SLEEP_ONLY
+#if COPIES_AHEAD == 0
+    copy_window(to, a_tile, sfa_tile, k / 2, k / 16, lane, window);
+#endif
     WindowLoads w;
 #pragma unroll
     for (int r = 0; r < ROWS; ++r) w.sfa_rows[r] = ld_stream_sf(sfa_lane + r * (k / 16) + window * (WINDOW_K / 16));
     load_a_b(w, a_lane, b_lane, sfb_lane, k / 2, window);
+#if COPIES_AHEAD == 1
+    if (window + 1 < w_end) copy_window(to, a_tile, sfa_tile, k / 2, k / 16, lane, window + 1);
+#endif
     window_work(mag_lo, w, acc, fold);
 #endif
     if (DELAY_NS > 0) __nanosleep(DELAY_NS + (fold & static_cast<uint32_t>(m) >> 31));  // M's sign bit: 0
   }
+#if COPIES_AHEAD >= 0
+  asm volatile("cp.async.wait_all;\n" ::: "memory");  // none lands in a later block's shared memory
+#endif
   // 76's end: a row sum a row, the warps' sums added in shared memory in split order.
   float sum = acc[0] + acc[1] + acc[2] + acc[3] + (fold == 0x9E3779B9u ? 1.0f : 0.0f);
 #pragma unroll
@@ -256,7 +301,8 @@ extern "C" int nvfp4_gemv(const uint8_t* a, const uint8_t* b, const uint8_t* sfa
                           long long b_batch_stride, long long sfb_batch_stride, cudaStream_t stream) {
   if (k % WINDOW_K != 0 || l > 65535) return static_cast<int>(cudaErrorInvalidValue);
   const int s = splits_of(m, k, l);
-  math_fraction_kernel<<<dim3(static_cast<unsigned>(m / ROWS), static_cast<unsigned>(l)), s * 32, 0, stream>>>(
+  const size_t copy_words = COPIES_AHEAD >= 0 ? s * 32 * sizeof(uint32_t) : 0;
+  math_fraction_kernel<<<dim3(static_cast<unsigned>(m / ROWS), static_cast<unsigned>(l)), s * 32, copy_words, stream>>>(
       a, b, sfa, sfb, c, m, k, b_batch_stride, sfb_batch_stride, s);
   return static_cast<int>(cudaGetLastError());
 }
