@@ -503,10 +503,10 @@ def test_93ys_control_is_93xs_and_93y_copies_through_l1_at_the_end_of_the_h200s_
 
 
 def test_the_l1_prefetch_probe_sends_each_way_its_own_instruction():
-    # scripts/probes/l1_prefetch.cu: the two prefetches (CCTL.E.PF1, .PF2), the touch (a 4-byte load
+    # scripts/probes/l1_prefetch.cu: the two prefetches (CCTL.E.PF1, .PF2), the copy, the touch (a 4-byte load
     # at CTA scope, evict_last in L1), and the walk at both scopes
     sass = build.sass(build.build(REPO / "scripts" / "probes" / "l1_prefetch.cu"), "sm_90a")
-    for instruction in ("CCTL.E.PF1", "CCTL.E.PF2", "LDG.E.EL.STRONG.SM", "LDG.E.EF.64", "LDG.E.64.STRONG.GPU"):
+    for instruction in ("CCTL.E.PF1", "CCTL.E.PF2", "LDG.E.EL.STRONG.SM", "LDG.E.EF.64", "LDG.E.64.STRONG.GPU", "LDGSTS.E "):
         assert instruction in sass, instruction
 
 

@@ -1,7 +1,8 @@
 """Where a prefetch leaves a line on Hopper (closing-the-gap section 89): 93x's `prefetch.global.L1`
 raised L2's hit rate and not L1's. scripts/probes/l1_prefetch.cu has one warp send LINES lines of a
-chain in one of five ways (nothing, prefetch.global.L1, prefetch.global.L2, a 4-byte load at CTA
-scope, that load with the walk at GPU scope), sleep SLEEP_NS, and walk the chain one dependent load
+chain in one of six ways (nothing, prefetch.global.L1, prefetch.global.L2, a 4-byte load at CTA
+scope, that load with the walk at GPU scope, a 4-byte copy through L1 under an L2 evict_first
+policy), sleep SLEEP_NS, and walk the chain one dependent load
 a line from lane 0: the SM cycles a load say which level held the lines. Each call takes lines no
 call touched before, after the L2 is cleared as the harness clears it (clean mode); CALLS calls a
 way, the ways in rotation. Rows in results/probes/l1-prefetch-<gpu>.csv. From the repository root
@@ -12,6 +13,11 @@ Written before any GPU ran it. If `prefetch.global.L1` leaves the lines in L2 an
 93x's profile says: its loads take about what they take after `prefetch.global.L2` (a few hundred
 cycles), several times the touched lines' (L1: a few tens), and well under nothing sent (DRAM).
 Falsifier: the prefetched lines' loads within 1.5x of the touched lines'.
+
+Measured first (H200, 3fd3cc4): as predicted. The sixth way was added after (section 89 left open a
+copy through L1 that carries A's L2 policy); written before it ran: it runs, and its lines are in
+L1 (its loads within 1.5x of the touched lines'); if it stops on an illegal instruction, as 93m's
+copies with a policy did on the H100, nothing is recorded.
 """
 import ctypes
 import sys
@@ -25,7 +31,7 @@ from common.results import RESULTS_DIR  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
 WAYS = {"nothing sent": 0, "prefetch.global.L1": 1, "prefetch.global.L2": 2, "4-byte load, CTA scope": 3,
-        "4-byte load, then the walk at GPU scope": 4}
+        "4-byte load, then the walk at GPU scope": 4, "4-byte copy through L1, L2 evict_first": 5}
 LINES = 32          # 4 KB: 93x's window of 4 rows is 16 lines
 SLEEP_NS = 20_000   # far longer than a DRAM round trip
 CALLS = 9
