@@ -31,7 +31,7 @@ from common.results import RESULTS_DIR  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
 WAYS = {"nothing sent": 0, "prefetch.global.L1": 1, "prefetch.global.L2": 2, "4-byte load, CTA scope": 3,
-        "4-byte load, then the walk at GPU scope": 4, "4-byte copy through L1, L2 evict_first": 5}
+        "4-byte load, then the walk at GPU scope": 4, "4-byte copy through L1, evict-first in L2": 5}
 LINES = 32          # 4 KB: 93x's window of 4 rows is 16 lines
 SLEEP_NS = 20_000   # far longer than a DRAM round trip
 CALLS = 9
