@@ -407,45 +407,27 @@ def test_register_quarters_waves_average_the_warps_held_while_blocks_wait():
     assert resident_warps(records, 4).to_dict() == {1: 4 * (2 * 1 + 8 * 2) / 10}
 
 
-def test_four_tiles_a_block_checks_93s_and_its_control_beside_93f(monkeypatch):
-    # scripts/probes/four_tiles_a_block.py: 93f, 93s and 93s with TILES_A_BLOCK=1, all checked
-    from scripts.probes import four_tiles_a_block
-    (name, builds, unchecked), = _recorded(monkeypatch, four_tiles_a_block)
-    assert name == "four-tiles-a-block" and builds == ["93f", "93s", "93s, one tile a block"] and not unchecked
-    assert four_tiles_a_block.BUILDS["93s, one tile a block"][1] == {"TILES_A_BLOCK": 1}
+@pytest.mark.parametrize("script, probe, builds", [
+    ("four_tiles_a_block", "four-tiles-a-block", {"93f": None, "93s": None, "93s, one tile a block": {"TILES_A_BLOCK": 1}}),
+    ("signs_at_use", "signs-at-use", {"93f": None, "93t": None, "93": None, "94": None}),
+    ("resident_tiles", "resident-tiles", {"93f": None, "93u": None, "93u, a block a tile": {"RESIDENT": 0}}),
+    ("signs_by_rule", "signs-by-rule", {"93f": None, "93w": None}),
+    ("next_window_in_l1", "next-window-in-l1", {"93f": None, "93x": None, "93x, nothing ahead": {"WINDOWS_AHEAD": 0},
+                                                "93x, two windows ahead": {"WINDOWS_AHEAD": 2}}),
+    ("next_window_copied", "next-window-copied", {"93f": None, "93y": None, "93y, one window ahead": {"WINDOWS_AHEAD": 1},
+                                                  "93y, nothing ahead": {"WINDOWS_AHEAD": 0}}),
+])
+def test_an_attempts_probe_checks_every_build_then_times_them(monkeypatch, script, probe, builds):
+    # the probes of 93s-93y: each build (an attempt, or one built with a define) checked, in order
+    module = importlib.import_module(f"scripts.probes.{script}")
+    (name, checked, unchecked), = _recorded(monkeypatch, module)
+    assert name == probe and checked == list(builds) and not unchecked
+    assert {build: defines for build, (_, defines) in module.BUILDS.items()} == builds
 
 
-def test_signs_at_use_checks_93t_beside_93f_and_94_beside_93(monkeypatch):
-    # scripts/probes/signs_at_use.py: 93t with its parent 93f, 94 with its parent 93, all checked
-    from scripts.probes import signs_at_use
-    (name, builds, unchecked), = _recorded(monkeypatch, signs_at_use)
-    assert name == "signs-at-use" and builds == ["93f", "93t", "93", "94"] and not unchecked
-    assert all(defines is None for _, defines in signs_at_use.BUILDS.values())
-
-
-def test_resident_tiles_checks_93u_and_its_control_beside_93f(monkeypatch):
-    # scripts/probes/resident_tiles.py: 93f, 93u and 93u with RESIDENT=0, all checked
-    from scripts.probes import resident_tiles
-    (name, builds, unchecked), = _recorded(monkeypatch, resident_tiles)
-    assert name == "resident-tiles" and builds == ["93f", "93u", "93u, a block a tile"] and not unchecked
-    assert resident_tiles.BUILDS["93u, a block a tile"][1] == {"RESIDENT": 0}
-
-
-def test_signs_by_rule_checks_93w_beside_93f(monkeypatch):
-    # scripts/probes/signs_by_rule.py: 93f and 93w, both checked
-    from scripts.probes import signs_by_rule
-    (name, builds, unchecked), = _recorded(monkeypatch, signs_by_rule)
-    assert name == "signs-by-rule" and builds == ["93f", "93w"] and not unchecked
-
-
-def test_next_window_in_l1_checks_93x_and_its_variants_beside_93f(monkeypatch):
-    # scripts/probes/next_window_in_l1.py: 93f, 93x, and 93x with nothing or two windows ahead, all checked
-    from scripts.probes import next_window_in_l1
-    (name, builds, unchecked), = _recorded(monkeypatch, next_window_in_l1)
-    assert name == "next-window-in-l1" and not unchecked
-    assert builds == ["93f", "93x", "93x, nothing ahead", "93x, two windows ahead"]
-    assert [defines for _, defines in next_window_in_l1.BUILDS.values()] == [None, None, {"WINDOWS_AHEAD": 0},
-                                                                           {"WINDOWS_AHEAD": 2}]
+def test_next_window_copied_profiles_93y_with_two_one_and_no_window_ahead():
+    from scripts.probes import next_window_copied
+    assert list(next_window_copied.PROFILED) == ["93y", "93y, one window ahead", "93y, nothing ahead"]
 
 
 def test_l1_prefetch_chains_each_line_to_the_next():
@@ -460,17 +442,6 @@ def test_l1_prefetch_chains_each_line_to_the_next():
     lines = [base + 128 * i for i in range(l1_prefetch.LINES)]
     assert [words[(line - buffer.data_ptr()) // 8].item() for line in lines] == lines[1:] + lines[-1:]
     assert int(torch.count_nonzero(buffer)) == int(torch.count_nonzero(buffer[l1_prefetch.REGION:2 * l1_prefetch.REGION]))
-
-
-def test_next_window_copied_checks_93y_and_its_variants_beside_93f(monkeypatch):
-    # scripts/probes/next_window_copied.py: 93f, 93y, and 93y with one or no window ahead, all checked
-    from scripts.probes import next_window_copied
-    (name, builds, unchecked), = _recorded(monkeypatch, next_window_copied)
-    assert name == "next-window-copied" and not unchecked
-    assert builds == ["93f", "93y", "93y, one window ahead", "93y, nothing ahead"]
-    assert [defines for _, defines in next_window_copied.BUILDS.values()] == [None, None, {"WINDOWS_AHEAD": 1},
-                                                                            {"WINDOWS_AHEAD": 0}]
-    assert list(next_window_copied.PROFILED) == ["93y", "93y, one window ahead", "93y, nothing ahead"]
 
 
 def test_lead_alone_times_the_loads_with_93ys_copies_beside_the_loads_alone(monkeypatch):
