@@ -633,3 +633,13 @@ def test_racecheck_hand_off_runs_each_order_under_racecheck_and_records_its_haza
     df = pd.read_csv(tmp_path / "probes" / "racecheck-hand-off-h200.csv")
     assert list(df.strategy) == ["atomic", "block barrier"] and set(df.key) == {"racecheck"} and list(df.hazards) == [7, 7]
     assert list(df.sums_ok) == [True, False]
+
+
+def test_grid_fill_shapes_fill_the_h200s_sms_to_different_depths():
+    # scripts/probes/grid_fill.py: 93f's H200 grids, (warps a tile, waves, warps an SM)
+    from scripts.probes.grid_fill import SHAPES, h200_grid
+    assert h200_grid(7168, 16384, 1) == (2, 1792 / 2112, 1792 * 2 / 132)
+    assert h200_grid(5632, 16384, 1)[0] == 2     # 3 warps a tile would not fit at once
+    assert h200_grid(4096, 7168, 8) == (1, 8192 / 4224, 32)
+    fills = [h200_grid(*shape)[2] for shape in SHAPES if shape[1] == 16384]
+    assert fills == sorted(fills) and fills[0] < 22 and fills[-1] == 32
