@@ -416,9 +416,10 @@ def test_register_quarters_waves_average_the_warps_held_while_blocks_wait():
                                                 "93x, two windows ahead": {"WINDOWS_AHEAD": 2}}),
     ("next_window_copied", "next-window-copied", {"93f": None, "93y": None, "93y, one window ahead": {"WINDOWS_AHEAD": 1},
                                                   "93y, nothing ahead": {"WINDOWS_AHEAD": 0}}),
+    ("windows_dealt", "windows-dealt", {"93f": None, "93z": None}),
 ])
 def test_an_attempts_probe_checks_every_build_then_times_them(monkeypatch, script, probe, builds):
-    # the probes of 93s-93y: each build (an attempt, or one built with a define) checked, in order
+    # the probes of 93s-93z: each build (an attempt, or one built with a define) checked, in order
     module = importlib.import_module(f"scripts.probes.{script}")
     (name, checked, unchecked), = _recorded(monkeypatch, module)
     assert name == probe and checked == list(builds) and not unchecked
