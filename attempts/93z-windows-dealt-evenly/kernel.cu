@@ -685,7 +685,17 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
 // then of the next's; each run is 93f's window loop, and its row sums (the lanes' sums added as
 // 93f's unsplit tile adds them) go to the warp's two slots in shared memory, zeros where it has no
 // run. The block then adds each tile's runs warp by warp: a fixed order.
-constexpr int DEALT_WARPS = MAX_SPLITS;
+// Switches for the probe windows_dealt (not 93z, whose build is both at their defaults):
+// DEALT_WARPS_A_BLOCK=8 deals the same way in blocks of 8 warps, four an SM; DEALT_STRIDED=1 gives
+// block b the tiles b, b + blocks, ... (the SMs side by side on consecutive tiles, as 93f's blocks
+// are dealt) where 93z gives it a run of consecutive tiles.
+#ifndef DEALT_WARPS_A_BLOCK
+#define DEALT_WARPS_A_BLOCK MAX_SPLITS
+#endif
+#ifndef DEALT_STRIDED
+#define DEALT_STRIDED 0
+#endif
+constexpr int DEALT_WARPS = DEALT_WARPS_A_BLOCK;
 
 // x / d for the small x of the dealt kernel, as the high word of x times ceil(2^32 / d), which the
 // dispatch computes (93f's part bounds come the same way): exact for x * d < 2^32.
@@ -729,7 +739,7 @@ __device__ __forceinline__ float dealt_run(uint32_t mag_lo, const uint8_t* a, co
   return acc[0];
 }
 
-__global__ void __launch_bounds__(DEALT_WARPS * 32, 1)
+__global__ void __launch_bounds__(DEALT_WARPS * 32, MAX_SPLITS / DEALT_WARPS)
 nvfp4_gemv_dealt_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
                         const uint8_t* __restrict__ sfa, const uint8_t* __restrict__ sfb,
                         __half* __restrict__ c, int k, long long b_batch_stride, long long sfb_batch_stride,
@@ -737,9 +747,15 @@ nvfp4_gemv_dealt_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict
   const int warp = __shfl_sync(0xFFFFFFFFu, threadIdx.x / 32, 0);  // uniform, as 93f's split
   const int lane = threadIdx.x % 32;
   const int windows = k / WINDOW_K;  // whole windows only (the dispatch's rule)
-  const int t0 = dealt_div(blockIdx.x * tiles, reciprocal.blocks);
-  const int t1 = dealt_div((blockIdx.x + 1) * tiles, reciprocal.blocks);
-  const int n = (t1 - t0) * windows;
+#if DEALT_STRIDED
+  // the block's i-th tile is blockIdx.x + i * gridDim.x: t0 + i * step
+  const int t0 = blockIdx.x, step = gridDim.x;
+  const int block_tiles = dealt_div(tiles - blockIdx.x + gridDim.x - 1, reciprocal.blocks);
+#else
+  const int t0 = dealt_div(blockIdx.x * tiles, reciprocal.blocks), step = 1;
+  const int block_tiles = dealt_div((blockIdx.x + 1) * tiles, reciprocal.blocks) - t0;
+#endif
+  const int n = block_tiles * windows;
   const int lo = warp * n / DEALT_WARPS, hi = (warp + 1) * n / DEALT_WARPS;
   // The share's first tile (of the block's) and its runs: [lo, first end) of it, [0, second end)
   // of the next, either of them possibly empty. A share is at most a tile's windows, so the second
@@ -751,14 +767,14 @@ nvfp4_gemv_dealt_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict
   const uint32_t mag_lo = kMagLo + (lane_id >> 5);
   __shared__ float4 runs[DEALT_WARPS][2];  // each warp's row sums of its first and second tile
   const float sum0 = dealt_run(mag_lo, a, b, sfa, sfb, k, b_batch_stride, sfb_batch_stride, reciprocal.batch_tiles,
-                               t0 + first, lo - first * windows, first_end, lane);
+                               t0 + first * step, lo - first * windows, first_end, lane);
   if (lane % kLanesPerRow == 0) reinterpret_cast<float*>(&runs[warp][0])[lane / kLanesPerRow] = sum0;
   const float sum1 = dealt_run(mag_lo, a, b, sfa, sfb, k, b_batch_stride, sfb_batch_stride, reciprocal.batch_tiles,
-                               t0 + first + 1, 0, second_end, lane);
+                               t0 + (first + 1) * step, 0, second_end, lane);
   if (lane % kLanesPerRow == 0) reinterpret_cast<float*>(&runs[warp][1])[lane / kLanesPerRow] = sum1;
   __syncthreads();
   // Each tile's rows, one a thread: the runs of the warps whose shares meet the tile, in warp order.
-  if (threadIdx.x < TILE_ROWS * (t1 - t0)) {
+  if (threadIdx.x < TILE_ROWS * block_tiles) {
     const int tile = threadIdx.x / TILE_ROWS, row = threadIdx.x % TILE_ROWS;
     float total = 0.0f;
     const int last = dealt_warp_of((tile + 1) * windows - 1, n);
@@ -766,7 +782,7 @@ nvfp4_gemv_dealt_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict
       const int run = tile - dealt_div(w * n / DEALT_WARPS, reciprocal.windows);  // 0 or 1 if the share met it
       if (run == 0 || run == 1) total += reinterpret_cast<const float*>(&runs[w][run])[row];
     }
-    c[static_cast<long long>(t0 + tile) * TILE_ROWS + row] = __float2half_rn(total);
+    c[static_cast<long long>(t0 + tile * step) * TILE_ROWS + row] = __float2half_rn(total);
   }
 }
 
@@ -830,7 +846,8 @@ static int splits_of(int m, int k, int l) {
   return static_cast<int>(s < 1 ? 1 : s);
 }
 
-// 93z: the dealt launch's blocks, one an SM, or 0 where the GPU cannot hold one of 32 warps.
+// 93z: the dealt launch's blocks, one an SM (32 warps at 64 registers), or 0 where the GPU cannot
+// hold them at once.
 static int dealt_blocks() {
   static int blocks = -1;
   if (blocks < 0) {
@@ -838,7 +855,7 @@ static int dealt_blocks() {
     cudaGetDevice(&device);
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, nvfp4_gemv_dealt_kernel, DEALT_WARPS * 32, 0);
-    blocks = per_sm >= 1 ? sms : 0;
+    blocks = per_sm >= MAX_SPLITS / DEALT_WARPS ? sms * (MAX_SPLITS / DEALT_WARPS) : 0;
   }
   return blocks;
 }
