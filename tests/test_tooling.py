@@ -646,3 +646,15 @@ def test_grid_fill_shapes_fill_the_h200s_sms_to_different_depths():
     assert h200_grid(4096, 7168, 8) == (1, 8192 / 4224, 32)
     fills = [h200_grid(*shape)[2] for shape in SHAPES if shape[1] == 16384]
     assert fills == sorted(fills) and fills[0] < 22 and fills[-1] == 32
+
+
+def test_dealt_placement_deals_93zs_tiles_and_counts_each_sms_windows():
+    # scripts/probes/dealt_placement.py: 93f's grid is a block a tile, 93z's G blocks take T / G
+    # tiles each, rounded down at both ends; an SM's windows are its blocks' tiles' windows
+    from scripts.probes.dealt_placement import layouts, windows_per_sm
+    grids = layouts(7168, 16384, 1, 132)
+    assert grids["93f"][:2] == (1792, 2) and grids["93z"][:2] == (132, 32) and grids["93z, blocks of 8 warps"][:2] == (528, 8)
+    for blocks, _, block_tiles in grids.values():
+        assert len(block_tiles) == blocks and sum(block_tiles) == 1792
+    assert set(grids["93z"][2]) == {13, 14} and set(grids["93z, blocks of 8 warps"][2]) == {3, 4}
+    assert windows_per_sm([0, 0, 1], [3, 4, 3], 16).to_dict() == {0: 112, 1: 48}

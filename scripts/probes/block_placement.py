@@ -42,6 +42,21 @@ def tiles_per_sm(sm_of_block, m: int, grid_x: int) -> pd.Series:
     return blocks.groupby("sm").tiles.sum()
 
 
+def placed_blocks(library, grid_x: int, grid_y: int, warps: int, stream, per_sm: int = 0):
+    """The SM of each block of a grid of blocks of `warps` warps, all held resident at once, at most
+    per_sm of them an SM where per_sm > 0 (block_placement.cu)."""
+    import torch
+    out = torch.zeros(grid_x * grid_y, dtype=torch.int32, device="cuda")
+    status = library.block_placement(grid_x, grid_y, warps, per_sm, ctypes.c_longlong(HOLD_NS), ctypes.c_void_p(out.data_ptr()), stream)
+    torch.cuda.synchronize()
+    if status != 0:
+        raise SystemExit(f"status {status}")
+    sm_of_block = out.cpu().numpy()
+    if (sm_of_block == 0).any():
+        raise SystemExit("a block left no record")
+    return sm_of_block - 1
+
+
 def main():
     import torch
     library = ctypes.CDLL(str(build.build(SOURCE)))
@@ -52,16 +67,9 @@ def main():
     for m, k, l in SHAPES:
         grid_x, grid_y = resident_grid(m, l, sms)
         for call in range(CALLS + 1):   # the first call loads the module: not recorded
-            out = torch.zeros(grid_x * grid_y, dtype=torch.int32, device="cuda")
-            status = library.block_placement(grid_x, grid_y, ctypes.c_longlong(HOLD_NS), ctypes.c_void_p(out.data_ptr()), stream)
-            torch.cuda.synchronize()
-            if status != 0:
-                raise SystemExit(f"status {status}")
-            sm_of_block = out.cpu().numpy()
-            if (sm_of_block == 0).any():
-                raise SystemExit("a block left no record")
+            sm_of_block = placed_blocks(library, grid_x, grid_y, 1, stream)
             if call:
-                tiles = tiles_per_sm(sm_of_block - 1, m, grid_x)
+                tiles = tiles_per_sm(sm_of_block, m, grid_x)
                 blocks = pd.Series(sm_of_block).value_counts()
                 rows.append({"m": m, "k": k, "l": l, "grid_x": grid_x, "grid_y": grid_y, "call": call,
                              "sms_used": len(blocks), "blocks_most": blocks.max(), "blocks_fewest": blocks.min(),
