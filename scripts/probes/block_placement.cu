@@ -32,12 +32,15 @@ extern "C" int block_placement(int grid_x, int grid_y, int warps, int per_sm, lo
                                cudaStream_t stream) {
   int shared = 0;
   if (per_sm > 0) {
-    int device = 0, per_sm_bytes = 0, held = 0;
+    int device = 0, per_sm_bytes = 0, per_block_bytes = 0, held = 0;
     cudaGetDevice(&device);
     cudaDeviceGetAttribute(&per_sm_bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
-    cudaFuncSetAttribute(placed, cudaFuncAttributeMaxDynamicSharedMemorySize, per_sm_bytes);
+    cudaDeviceGetAttribute(&per_block_bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    cudaFuncSetAttribute(placed, cudaFuncAttributeMaxDynamicSharedMemorySize, per_block_bytes);
     cudaFuncSetAttribute(placed, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
-    for (shared = per_sm_bytes / per_sm; shared > 0; shared -= 128) {
+    // the most shared memory a block at which an SM still holds per_sm of them
+    for (shared = per_sm_bytes / per_sm < per_block_bytes ? per_sm_bytes / per_sm : per_block_bytes; shared > 0;
+         shared -= 128) {
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&held, placed, 32 * warps, shared);
       if (held >= per_sm) break;
     }
