@@ -13,7 +13,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "93u", "93w", "93x", "93y", "93z", "94", "95", "95a", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "93u", "93w", "93x", "93y", "93z", "93za", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -466,6 +466,25 @@ def test_93z_keeps_93fs_kernels_and_schedules_its_runs_as_93fs_window_loop():
     assert len(runs) == 2
     for _, waits in runs:
         assert all(abs(w - p) <= 15 or w > p for w, p in zip(waits, parent_waits)), (waits, parent_waits)
+
+
+def test_93za_sleeps_before_its_first_load_and_keeps_93fs_window_loop():
+    # 93za's README: each kernel sleeps (by the launch's stagger) before any global load, and the
+    # H200's window loop is 93f's, opcode for opcode, its rows waited on where 93f's are
+    from scripts import load_path
+    name = "nvfp4_gemv_kernelILb0ELb0E"
+    ours = _kernel_sass(build.build(attempts.find("93za").source), "nvfp4_gemv_kernel")
+    for lines in ours.values():
+        ops = [line for line in lines if "NANOSLEEP" in line or "LDG" in line]
+        assert "NANOSLEEP" in ops[0], ops[:2]
+
+    def loop_ops(number):
+        (loop,) = [loop for kernel, loop in load_path.controlled_loops(number) if name in kernel and len(loop) > 300]
+        return [re.sub(r"^@!?U?P\d+\s+", "", text).split()[0] for _, text, _ in loop]
+    assert loop_ops("93za") == loop_ops("93f")
+    waits = lambda number: [w for kernel, loops in load_path.a_load_waits(number).items() if name in kernel  # noqa: E731
+                            for _, w in loops]
+    assert waits("93za") == waits("93f")
 
 
 def _nested_loops(sass: list) -> bool:

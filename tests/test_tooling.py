@@ -419,9 +419,11 @@ def test_register_quarters_waves_average_the_warps_held_while_blocks_wait():
     ("windows_dealt", "windows-dealt", {"93f": None, "93z": None}),
     ("dealt_forms", "dealt-forms", {"93f": None, "93z": None, "93z, blocks of 8 warps": {"DEALT_WARPS_A_BLOCK": 8},
                                     "93z, tiles strided": {"DEALT_STRIDED": 1}}),
+    ("starts_staggered", "starts-staggered", {"93f": None, "93za": None, "93za, 150 ns": {"STAGGER_NS": 150},
+                                              "93za, 600 ns": {"STAGGER_NS": 600}}),
 ])
 def test_an_attempts_probe_checks_every_build_then_times_them(monkeypatch, script, probe, builds):
-    # the probes of 93s-93z: each build (an attempt, or one built with a define) checked, in order
+    # the probes of 93s-93za: each build (an attempt, or one built with a define) checked, in order
     module = importlib.import_module(f"scripts.probes.{script}")
     (name, checked, unchecked), = _recorded(monkeypatch, module)
     assert name == probe and checked == list(builds) and not unchecked
