@@ -660,3 +660,10 @@ def test_dealt_placement_deals_93zs_tiles_and_counts_each_sms_windows():
         assert len(block_tiles) == blocks and sum(block_tiles) == 1792
     assert set(grids["93z"][2]) == {13, 14} and set(grids["93z, blocks of 8 warps"][2]) == {3, 4}
     assert windows_per_sm([0, 0, 1], [3, 4, 3], 16).to_dict() == {0: 112, 1: 48}
+
+
+def test_grid_fill_loads_times_76s_split_with_and_without_products_on_grid_fills_one_wave_shapes():
+    # scripts/probes/grid_fill_loads.py: K = 16384 only, math_fraction.cu with no rows and with four
+    from scripts.probes import grid_fill_loads
+    assert [k for _, k, _ in grid_fill_loads.SHAPES] == [16384] * 6
+    assert [defines and defines["ROWS_MULTIPLIED"] for _, defines in grid_fill_loads.BUILDS.values()] == [None, 0, 4]

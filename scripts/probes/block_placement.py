@@ -57,12 +57,25 @@ def placed_blocks(library, grid_x: int, grid_y: int, warps: int, stream, per_sm:
     return sm_of_block - 1
 
 
-def main():
+def placement_run():
+    """(the placement kernel's library, the GPU's key, its SMs, the current stream) for a run."""
     import torch
     library = ctypes.CDLL(str(build.build(SOURCE)))
-    gpu = sol.gpu_key(torch.cuda.get_device_name())
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
     stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+    return library, sol.gpu_key(torch.cuda.get_device_name()), torch.cuda.get_device_properties(0).multi_processor_count, stream
+
+
+def record_rows(probe: str, gpu: str, rows: list) -> None:
+    """The rows with the run's provenance, as results/probes/<probe>-<gpu>.csv, and printed."""
+    df = pd.DataFrame(rows).assign(**results.provenance())
+    path = RESULTS_DIR / "probes" / f"{probe}-{gpu}.csv"
+    df.to_csv(path, index=False, float_format="%.3f")
+    print(df.drop(columns=list(results.provenance())).to_string())
+    print(f"recorded {len(df)} rows in {path}")
+
+
+def main():
+    library, gpu, sms, stream = placement_run()
     rows = []
     for m, k, l in SHAPES:
         grid_x, grid_y = resident_grid(m, l, sms)
@@ -75,11 +88,7 @@ def main():
                              "sms_used": len(blocks), "blocks_most": blocks.max(), "blocks_fewest": blocks.min(),
                              "tiles_mean": tiles.sum() / sms, "tiles_most": tiles.max(), "tiles_fewest": tiles.min(),
                              "most_over_mean": tiles.max() / (tiles.sum() / sms)})
-    df = pd.DataFrame(rows).assign(**results.provenance())
-    path = RESULTS_DIR / "probes" / f"block-placement-{gpu}.csv"
-    df.to_csv(path, index=False, float_format="%.3f")
-    print(df.drop(columns=list(results.provenance())).to_string())
-    print(f"recorded {len(df)} rows in {path}")
+    record_rows("block-placement", gpu, rows)
 
 
 if __name__ == "__main__":

@@ -12,16 +12,13 @@ Written before any GPU ran it. If placement is what the 8-warp blocks lost to on
 busiest SM reads at least 8 percent more windows than 93f's busiest (1.233 against 1.133 in
 dealt_forms); if its busiest SM is within 3 percent of 93f's, the placement is not it.
 """
-import ctypes
 import sys
 from pathlib import Path
 
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import build, results, sol  # noqa: E402
-from common.results import RESULTS_DIR  # noqa: E402
-from scripts.probes.block_placement import CALLS, SOURCE, placed_blocks  # noqa: E402
+from scripts.probes.block_placement import CALLS, placed_blocks, placement_run, record_rows  # noqa: E402
 from scripts.probes.dealt_forms import SHAPES  # noqa: E402
 from scripts.probes.grid_fill import TILE_ROWS, WARPS_AN_SM, WINDOW_K, h200_grid  # noqa: E402
 
@@ -41,11 +38,7 @@ def windows_per_sm(sm_of_block, block_tiles: list, windows: int) -> pd.Series:
 
 
 def main():
-    import torch
-    library = ctypes.CDLL(str(build.build(SOURCE)))
-    gpu = sol.gpu_key(torch.cuda.get_device_name())
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
-    stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+    library, gpu, sms, stream = placement_run()
     rows = []
     for m, k, l in SHAPES:
         for name, (blocks, warps, block_tiles) in layouts(m, k, l, sms).items():
@@ -57,11 +50,7 @@ def main():
                                  "call": call, "sms_used": len(per_sm), "windows_mean": per_sm.sum() / sms,
                                  "windows_most": per_sm.max(), "windows_fewest": per_sm.min(),
                                  "most_over_mean": per_sm.max() / (per_sm.sum() / sms)})
-    df = pd.DataFrame(rows).assign(**results.provenance())
-    path = RESULTS_DIR / "probes" / f"dealt-placement-{gpu}.csv"
-    df.to_csv(path, index=False, float_format="%.3f")
-    print(df.drop(columns=list(results.provenance())).to_string())
-    print(f"recorded {len(df)} rows in {path}")
+    record_rows("dealt-placement", gpu, rows)
 
 
 if __name__ == "__main__":
