@@ -13,7 +13,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "93u", "93w", "93x", "93y", "93z", "93za", "94", "95", "95a", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "93u", "93w", "93x", "93y", "93z", "93za", "93zb", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -485,6 +485,12 @@ def test_93za_sleeps_before_its_first_load_and_keeps_93fs_window_loop():
     waits = lambda number: [w for kernel, loops in load_path.a_load_waits(number).items() if name in kernel  # noqa: E731
                             for _, w in loops]
     assert waits("93za") == waits("93f")
+
+
+def test_93zb_changes_only_the_dispatch():
+    # 93zb's README: its kernels are 93f's, instruction for instruction
+    ours = _kernel_sass(build.build(attempts.find("93zb").source), "nvfp4_gemv_kernel")
+    assert ours and ours == _kernel_sass(build.build(attempts.find("93f").source), "nvfp4_gemv_kernel")
 
 
 def _nested_loops(sass: list) -> bool:

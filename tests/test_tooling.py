@@ -667,3 +667,12 @@ def test_grid_fill_loads_times_76s_split_with_and_without_products_on_grid_fills
     from scripts.probes import grid_fill_loads
     assert [k for _, k, _ in grid_fill_loads.SHAPES] == [16384] * 6
     assert [defines and defines["ROWS_MULTIPLIED"] for _, defines in grid_fill_loads.BUILDS.values()] == [None, 0, 4]
+
+
+def test_equal_parts_times_93zb_where_its_rule_lowers_s_and_where_it_does_not():
+    # scripts/probes/equal_parts.py: every shape but the last has whole windows that the H200's
+    # rule splits unevenly (S not dividing them); the last is split evenly already
+    from scripts.probes.equal_parts import SHAPES
+    from scripts.probes.grid_fill import h200_grid
+    uneven = [(k // 1024) % h200_grid(m, k, l)[0] != 0 for m, k, l in SHAPES]
+    assert uneven == [True] * (len(SHAPES) - 1) + [False]
