@@ -813,6 +813,21 @@ def test_the_clock_by_pipe_probe_keeps_each_pipe_busy_with_its_own_instruction()
                     assert (other in text) == (other == expected), (target, pipe, other)
 
 
+def test_the_scheduler_mapping_probe_keeps_one_warp_issuing_and_reads_its_slot():
+    # scripts/probes/scheduler_mapping.cu: the loop carries 8 independent FFMA chains (a warp alone
+    # issues about one a cycle, so two on a scheduler take twice as long) and nothing else but its
+    # counter; the warp's slot comes from %warpid (SR_VIRTID). block_placement.cu's per-warp kernel
+    # reads it too.
+    source = build.REPO / "scripts" / "probes" / "scheduler_mapping.cu"
+    for target in build.TARGETS:
+        text = build.sass(build.build(source), target)
+        assert "SR_VIRTID" in text, target
+        loop = max(re.findall(r"(?:^.*FFMA.*\n(?:^.*\n){0,1})+", text, re.M), key=len)
+        chains = set(re.findall(r"FFMA (R\d+), \1,", loop))
+        assert len(chains) == 8, (target, chains)
+    assert "SR_VIRTID" in build.sass(build.build(build.REPO / "scripts" / "probes" / "block_placement.cu"), "sm_90a")
+
+
 def test_the_register_quarters_probe_holds_blocks_of_64_72_and_80_registers():
     # scripts/probes/register_quarters.cu: the kernels' register counts are the ones the probe
     # names (84q's ring 72, its split tails 64); the first grid signals its dependents

@@ -676,3 +676,19 @@ def test_equal_parts_times_93zb_where_its_rule_lowers_s_and_where_it_does_not():
     from scripts.probes.grid_fill import h200_grid
     uneven = [(k // 1024) % h200_grid(m, k, l)[0] != 0 for m, k, l in SHAPES]
     assert uneven == [True] * (len(SHAPES) - 1) + [False]
+
+
+def test_scheduler_mapping_rows_read_each_warps_slot_and_each_sms_busiest_scheduler():
+    # scripts/probes/scheduler_mapping.py: a running warp's cycles over warp 0's alone, its
+    # scheduler its slot % 4; an SM's busiest scheduler against its warps dealt in turn
+    import numpy as np
+    from scripts.probes.scheduler_mapping import contend_rows, scheduler_load, slots_row
+    records = np.array([[1, 200], [2, 0], [3, 0], [4, 0], [5, 210]] + [[6 + i, 0] for i in range(11)])
+    rows = contend_rows(records, (0, 4), 100.0, 1)
+    assert [(r["slot"], r["scheduler"], r["over_alone"]) for r in rows] == [(0, 0, 2.0), (4, 0, 2.1)]
+    # SM 3: slots 0-4 (5 warps: 2, 1, 1, 1 a scheduler); SM 8: slots 0, 4, 8 (3 warps, one scheduler)
+    per_sm = scheduler_load([3] * 5 + [8] * 3, [0, 1, 2, 3, 4, 0, 4, 8])
+    assert per_sm.to_dict("index") == {3: {"warps": 5, "most_a_scheduler": 2, "in_turn": 2},
+                                       8: {"warps": 3, "most_a_scheduler": 3, "in_turn": 1}}
+    row = slots_row(7168, 16384, 1, 2, per_sm)
+    assert (row["warps_most_an_sm"], row["most_a_scheduler"], row["most_in_turn"], row["sms_above_in_turn"]) == (5, 3, 2, 1)
