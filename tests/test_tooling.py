@@ -685,7 +685,8 @@ def test_scheduler_mapping_rows_read_each_warps_slot_and_each_sms_busiest_schedu
     from scripts.probes.scheduler_mapping import contend_rows, scheduler_load, slots_row
     records = np.array([[1, 200], [2, 0], [3, 0], [4, 0], [5, 210]] + [[6 + i, 0] for i in range(11)])
     rows = contend_rows(records, (0, 4), 100.0, 1)
-    assert [(r["slot"], r["scheduler"], r["over_alone"]) for r in rows] == [(0, 0, 2.0), (4, 0, 2.1)]
+    assert [(r["slot"], r["sharing"], r["over_alone"]) for r in rows] == [(0, 2, 2.0), (4, 2, 2.1)]
+    assert [r["sharing"] for r in contend_rows(records, (0, 1), 100.0, 1)] == [1, 1]
     # SM 3: slots 0-4 (5 warps: 2, 1, 1, 1 a scheduler); SM 8: slots 0, 4, 8 (3 warps, one scheduler)
     per_sm = scheduler_load([3] * 5 + [8] * 3, [0, 1, 2, 3, 4, 0, 4, 8])
     assert per_sm.to_dict("index") == {3: {"warps": 5, "most_a_scheduler": 2, "in_turn": 2},

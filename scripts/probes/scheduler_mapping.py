@@ -4,11 +4,14 @@ probe had measured: slot w (%warpid) belongs to scheduler w % 4, and an SM fills
 so that its busiest scheduler holds a quarter of its warps, rounded up (section 90's levels of
 93f's one-wave times by the most warps a scheduler holds; 93za's stagger by %warpid / 4).
 
-Two measurements, rows in results/probes/scheduler-mapping-<gpu>.csv (`part` names which):
-- `contend` (scripts/probes/scheduler_mapping.cu): one block of 16 warps alone on an SM; the warps
-  of each set run a loop of independent FFMA chains that alone issues about one instruction a
-  cycle; per running warp, its slot and its loop's cycles over those of warp 0 running alone.
-- `slots` (scripts/probes/block_placement.cu, warp_placement): the one-wave K = 16384 grids of the
+Two measurements:
+- contention (scripts/probes/scheduler_mapping.cu), rows in results/probes/scheduler-mapping-<gpu>.csv:
+  one block of 16 warps alone on an SM; the warps of each set run a loop of independent FFMA chains
+  that alone issues about one instruction a cycle; per running warp, its slot, the running warps
+  whose slots agree with its own modulo 4 (itself included: `sharing`) and its loop's cycles over
+  those of warp 0 running alone in the same call.
+- slots (scripts/probes/block_placement.cu, warp_placement), rows in
+  results/probes/scheduler-mapping-slots-<gpu>.csv: the one-wave K = 16384 grids of the
   probe grid_fill (93f's blocks on the H200, as many an SM as its 64 registers allow, held resident
   at once), each warp recording its SM and slot; per call, the most warps an SM holds, the most
   warps one scheduler holds (slot % 4) on any SM, and the SMs whose busiest scheduler holds more
@@ -46,11 +49,12 @@ SLOT_SHAPES = [shape for shape in FILL_SHAPES if shape[1] == 16384]
 
 
 def contend_rows(records, warps: tuple, alone_cycles: float, call: int) -> list:
-    """One row per running warp: its slot, cycles and cycles over warp 0's alone (records: a
-    [BLOCK_WARPS, 2] array of slot + 1 and cycles, as scheduler_mapping.cu writes them)."""
-    name = ",".join(map(str, warps))
-    return [{"part": "contend", "warps": name, "call": call, "warp": w, "slot": int(records[w][0]) - 1,
-             "scheduler": (int(records[w][0]) - 1) % 4, "cycles": int(records[w][1]),
+    """One row per running warp: its slot, the running warps on its slot's scheduler (slot % 4,
+    itself included), its cycles and their ratio to warp 0's alone (records: a [BLOCK_WARPS, 2]
+    array of slot + 1 and cycles, as scheduler_mapping.cu writes them)."""
+    scheduler = {w: (int(records[w][0]) - 1) % 4 for w in warps}
+    return [{"warps": ",".join(map(str, warps)), "call": call, "warp": w, "slot": int(records[w][0]) - 1,
+             "sharing": sum(s == scheduler[w] for s in scheduler.values()), "cycles": int(records[w][1]),
              "over_alone": records[w][1] / alone_cycles} for w in warps]
 
 
@@ -65,7 +69,7 @@ def scheduler_load(sm_of_warp, slot_of_warp) -> pd.DataFrame:
 
 
 def slots_row(m: int, k: int, l: int, call: int, per_sm: pd.DataFrame) -> dict:
-    return {"part": "slots", "warps": f"{m}x{k}x{l}", "call": call, "sms_used": len(per_sm),
+    return {"shape": f"{m}x{k}x{l}", "call": call, "sms_used": len(per_sm),
             "warps_most_an_sm": int(per_sm.warps.max()), "most_a_scheduler": int(per_sm.most_a_scheduler.max()),
             "most_in_turn": int(per_sm.in_turn.max()),
             "sms_above_in_turn": int((per_sm.most_a_scheduler > per_sm.in_turn).sum())}
@@ -113,7 +117,8 @@ def slots(library, sms: int, stream) -> list:
 
 def main():
     library, gpu, sms, stream = placement_run()
-    record_rows("scheduler-mapping", gpu, contend(stream) + slots(library, sms, stream))
+    record_rows("scheduler-mapping", gpu, contend(stream))
+    record_rows("scheduler-mapping-slots", gpu, slots(library, sms, stream))
 
 
 if __name__ == "__main__":
