@@ -139,8 +139,12 @@ CONTROLLED = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;\s*/\* 0x[0-9a-f]+ \*/
 def controlled_loops(number: str, defines: dict | None = None):
     """(kernel, loop) for every loop of each kernel's sm_90a SASS, in address order: the loop's
     instructions as (address, text, control word) from its label down to the branch back to it."""
-    library = build.build(attempts.find(number).source, defines)
-    for function in build.sass(library, build.MEASURED_TARGET).split("Function : ")[1:]:
+    return sass_loops(build.sass(build.build(attempts.find(number).source, defines), build.MEASURED_TARGET))
+
+
+def sass_loops(sass: str):
+    """controlled_loops() of any listing build.sass() gives (a probe's build, say)."""
+    for function in sass.split("Function : ")[1:]:
         name = function.split()[0]
         listing = [(int(a, 16), text, int(control, 16)) for a, text, control in CONTROLLED.findall(function)]
         for i, (address, text, _) in enumerate(listing):

@@ -828,6 +828,23 @@ def test_the_scheduler_mapping_probe_keeps_one_warp_issuing_and_reads_its_slot()
     assert "SR_VIRTID" in build.sass(build.build(build.REPO / "scripts" / "probes" / "block_placement.cu"), "sm_90a")
 
 
+def test_the_products_alone_probe_times_93fs_products_with_no_load():
+    # scripts/probes/products_alone.cu: its timed loop is 93f's window products, no load in it,
+    # within a tenth of the instructions of 93f's H200 window loop (its loads gone, each round's
+    # XORs added); the clock is first read after every load of the window has been used (a store
+    # that reads them all)
+    from scripts import load_path
+    probe = _probe_script("products_alone")
+    sass = build.sass(build.build(probe.SOURCE, probe.defines()), "sm_90a")
+    (loop,) = [loop for kernel, loop in load_path.sass_loops(sass) if "window_products" in kernel]
+    assert not any("LDG" in text for _, text, _ in loop)
+    window = max(len(loop) for kernel, loop in load_path.controlled_loops("93f") if "ILb0ELb0E" in kernel)
+    assert 0.9 * window <= len(loop) <= 1.05 * window, (len(loop), window)
+    kernel = sass.split("Function : _Z15window_products")[1].split("Function : ")[0]
+    first_clock = kernel.index("SR_CLOCKLO")
+    assert kernel.rindex("LDG", 0, first_clock) < kernel.index("STG") < first_clock
+
+
 def test_the_register_quarters_probe_holds_blocks_of_64_72_and_80_registers():
     # scripts/probes/register_quarters.cu: the kernels' register counts are the ones the probe
     # names (84q's ring 72, its split tails 64); the first grid signals its dependents

@@ -693,3 +693,14 @@ def test_scheduler_mapping_rows_read_each_warps_slot_and_each_sms_busiest_schedu
                                        8: {"warps": 3, "most_a_scheduler": 3, "in_turn": 1}}
     row = slots_row(7168, 16384, 1, 2, per_sm)
     assert (row["warps_most_an_sm"], row["most_a_scheduler"], row["most_in_turn"], row["sms_above_in_turn"]) == (5, 3, 2, 1)
+
+
+def test_products_alone_rows_add_each_rounds_cycles_to_scheduler_mappings():
+    # scripts/probes/products_alone.py: scheduler_mapping's rows of a call, with the cycles a round
+    # and a round's cycles over its instructions
+    import numpy as np
+    from scripts.probes.products_alone import ROUNDS, WARP_SETS, rows_of_call
+    records = np.array([[3, 4 * ROUNDS * 300], [1, 0], [2, 0], [4, 0], [7, 2 * ROUNDS * 300]] + [[8 + i, 0] for i in range(27)])
+    rows = rows_of_call(records, (0, 4), 2 * ROUNDS * 300, 1, 300)
+    assert [(r["sharing"], r["cycles_a_round"], r["cycles_an_instruction"]) for r in rows] == [(2, 1200, 4.0), (2, 600, 2.0)]
+    assert all(max(warps) < 32 for warps in WARP_SETS) and (0,) in WARP_SETS

@@ -1,0 +1,94 @@
+"""How many cycles 93f's products keep a warp from its next loads, its window already in its
+registers, alone on its scheduler and beside others (closing-the-gap section 92).
+scripts/probes/products_alone.cu runs one block of 32 warps alone on one SM; the warps of each set
+load one window of 93f's four rows (K = 1024, real data) and then run 93f's window_dot on it ROUNDS
+times, its words changed each round by a value ptxas cannot know. Per running warp: its slot, the
+running warps on its scheduler (slot % 4, itself included: `sharing`, as scheduler_mapping counts
+it), its cycles a round, and that over the round's instructions in the build's SASS (a lone warp
+issuing every cycle would read 1). Rows in results/probes/products-alone-<gpu>.csv. From the
+repository root on a GPU:
+    python3 scripts/probes/products_alone.py
+
+Written before any GPU ran it. Section 91 found one FFMA-bound warp alone leaving part of its
+scheduler's cycles unissued; 93f's products have fewer independent chains (each row's dp4a sums,
+the look-ups feeding them). Predicted: a lone warp's round takes 1.5 to 2.5 cycles an instruction;
+with 2 warps on its scheduler each round takes less than twice a lone warp's (the second fills
+the first's gaps); with 7 or 8 (93f's one-wave 7168x16384x1 holds 7 on its busiest scheduler) the
+scheduler issues close to one instruction a cycle, each warp's round then about the sharing warps
+times the round's instructions. Falsifier: a lone warp under 1.2 cycles an instruction (its own
+rate is then not what its time away is made of), or 8 warps on a scheduler at under 0.8
+instructions a cycle in all (the scheduler then does not saturate on this code).
+"""
+import ctypes
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from common import build, problem, sol  # noqa: E402
+from scripts import load_path  # noqa: E402
+from scripts.probes.block_placement import CALLS, record_rows  # noqa: E402
+from scripts.probes.probe import included_source  # noqa: E402
+from scripts.probes.scheduler_mapping import contend_rows  # noqa: E402
+
+SOURCE = Path(__file__).with_suffix(".cu")
+ATTEMPT = "93f"
+BLOCK_WARPS = 32                # products_alone.cu's block, 64 registers a thread: the whole SM
+K = 1024                        # one window
+ROUNDS = 256
+# The warps that run, by index in the block (warps 4 apart share a scheduler, section 91): 1, 2,
+# 4, 7 and 8 on one scheduler; one on each; 7 on each (93f's one-wave 7168x16384x1); 8 on each.
+WARP_SETS = [(0,), (0, 4), (0, 4, 8, 12), tuple(range(0, 28, 4)), tuple(range(0, 32, 4)), (0, 1, 2, 3),
+             tuple(range(28)), tuple(range(32))]
+
+
+def defines() -> dict:
+    return included_source(ATTEMPT)
+
+
+def round_instructions(sass: str) -> int:
+    """The instructions of window_products's timed loop (its only loop), in a listing of the build
+    (build.sass)."""
+    (loop,) = [loop for kernel, loop in load_path.sass_loops(sass) if "window_products" in kernel]
+    return len(loop)
+
+
+def rows_of_call(records, warps: tuple, alone_cycles: float, call: int, instructions: int) -> list:
+    rows = contend_rows(records, warps, alone_cycles, call)
+    for row in rows:
+        row["cycles_a_round"] = row["cycles"] / ROUNDS
+        row["cycles_an_instruction"] = row["cycles_a_round"] / instructions
+    return rows
+
+
+def main():
+    import torch
+    library_path = build.build(SOURCE, defines())
+    instructions = round_instructions(build.sass(library_path, "sm_90a"))
+    library = ctypes.CDLL(str(library_path))
+    gpu = sol.gpu_key(torch.cuda.get_device_name())
+    stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+    a, b, sfa, sfb, _, _, _ = problem.generate_input(4 * BLOCK_WARPS, K, 1, seed=7, data="full")
+    sink = torch.zeros(32 * BLOCK_WARPS, dtype=torch.float32, device="cuda")
+    rows, alone = [], {}
+    for call in range(CALLS + 1):   # the first call loads the module: not recorded
+        for warps in WARP_SETS:
+            records = torch.zeros(BLOCK_WARPS * 2, dtype=torch.int64, device="cuda")
+            status = library.products_alone(*(ctypes.c_void_p(t.data_ptr()) for t in (a, b, sfa, sfb)), K,
+                                            ctypes.c_uint(sum(1 << w for w in warps)), ROUNDS,
+                                            ctypes.c_void_p(records.data_ptr()), ctypes.c_void_p(sink.data_ptr()), stream)
+            torch.cuda.synchronize()
+            r = records.view(-1, 2).cpu().numpy()
+            if status != 0 or (r[:, 0] == 0).any() or (r[list(warps), 1] == 0).any():
+                raise SystemExit(f"status {status}, or a warp left no record")
+            if warps == (0,):
+                alone[call] = r[0][1]
+            if call:
+                rows += rows_of_call(r, warps, alone[call], call, instructions)
+    df = pd.DataFrame(rows).assign(round_instructions=instructions)
+    record_rows("products-alone", gpu, df.to_dict("records"))
+
+
+if __name__ == "__main__":
+    main()
