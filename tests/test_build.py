@@ -110,7 +110,7 @@ def test_the_row_runs_probe_keeps_26s_residency_without_spilling(order):
     # scripts/probes/row_runs.py produced results/probes/row-runs-*.csv (36-38); an order that
     # spilled or lost 26's residency would time something else
     row_runs = _probe_script("row_runs")
-    usage = build.resource_usage(build.build(row_runs.SOURCE, row_runs.ORDERS[order] or None))
+    usage = build.resource_usage(build.device_code(row_runs.SOURCE, row_runs.ORDERS[order] or None))
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
 
 
@@ -119,7 +119,7 @@ def test_the_warps_in_flight_probe_builds_without_spilling(warps_per_sm):
     # scripts/probes/warps_in_flight.py produced results/probes/warps-in-flight-*.csv (46-48); its
     # residency comes from unused shared memory, so registers must not lower it below 32 warps
     probe = _probe_script("warps_in_flight")
-    usage = build.resource_usage(build.build(probe.SOURCE, {"WARPS_PER_SM": warps_per_sm}))
+    usage = build.resource_usage(build.device_code(probe.SOURCE, {"WARPS_PER_SM": warps_per_sm}))
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
 
 
@@ -131,7 +131,7 @@ def test_the_h200_rule_probe_builds_each_attempts_own_kernels():
                    **_probe_script("halves_ahead").builds(h200=False),
                    **_probe_script("halves_ahead").builds(h200=False, names=("93m",))}
     for name, (source, defines) in rule_builds.items():
-        library = build.build(source, defines)
+        library = build.measured_code(source, defines)
         attempt = build.build(attempts.find(name.split(",")[0]).source)
         assert _kernel_sass(library, "nvfp4_gemv_kernel") == _kernel_sass(attempt, "nvfp4_gemv_kernel"), name
         usage = sorted(build.resource_usage(library), key=lambda u: (u["kernel"], u["target"]))
@@ -197,7 +197,7 @@ def test_the_load_probes_keep_eight_row_runs_in_flight_without_spilling(probe, v
     # lower that residency, a spill would time local memory, and ptxas using the first runs before
     # the last are issued would time fewer in flight
     script = _probe_script(probe)
-    library = build.build(script.SOURCE, script.VARIANTS[variant])
+    library = build.device_code(script.SOURCE, script.VARIANTS[variant])
     usage = build.resource_usage(library)
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
     for target in build.TARGETS:
@@ -214,7 +214,7 @@ def test_the_one_window_load_probes_keep_a_windows_four_row_runs_in_flight(probe
     # issued fewer of a window's 4 row runs before waiting, or lost 32 warps an SM, would time
     # something else as well
     script = _probe_script(probe)
-    library = build.build(script.SOURCE, script.VARIANTS[variant])
+    library = build.device_code(script.SOURCE, script.VARIANTS[variant])
     usage = build.resource_usage(library)
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
     for target in build.TARGETS:
@@ -226,7 +226,7 @@ def test_the_copy_engine_probe_builds_without_spilling(copy):
     # scripts/probes/copy_engine.py produced results/probes/copy-engine-*.csv (49); its residency
     # comes from each warp's ring, so registers must not lower it below 32 warps an SM
     probe = _probe_script("copy_engine")
-    usage = build.resource_usage(build.build(probe.SOURCE, probe.COPIES[copy] or None))
+    usage = build.resource_usage(build.device_code(probe.SOURCE, probe.COPIES[copy] or None))
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
 
 
@@ -236,7 +236,7 @@ def test_the_math_fraction_probe_builds_without_spilling(variant):
     # scripts/probes/math_fraction.py compares 76's split with less of its math at 76's 32 warps an
     # SM: more than 64 registers would lower that residency, a spill would time local memory
     probe = _probe_script("math_fraction")
-    usage = build.resource_usage(build.build(probe.SOURCE, probe.VARIANTS[variant]))
+    usage = build.resource_usage(build.device_code(probe.SOURCE, probe.VARIANTS[variant]))
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
 
 
@@ -245,7 +245,7 @@ def test_the_busy_ring_probe_builds_without_spilling(ring):
     # scripts/probes/busy_ring.py produced results/probes/busy-ring-*.csv (section 14); its residency
     # comes from shared memory, so registers must not lower it below 32 computing warps an SM
     probe = _probe_script("busy_ring")
-    usage = build.resource_usage(build.build(probe.SOURCE, probe.RINGS[ring] or None))
+    usage = build.resource_usage(build.device_code(probe.SOURCE, probe.RINGS[ring] or None))
     assert usage and all(u["registers"] <= 64 and u["spill_stores"] == 0 for u in usage), usage
 
 
@@ -254,7 +254,7 @@ def test_the_busy_ring_probe_builds_without_spilling(ring):
 def test_the_floor_checks_read_strategies_build_for_both_targets_without_spilling(name):
     # `make floor-check` loads each of them on the GPU; a read that spills would time local memory
     source, defines = floor.strategies()[name]
-    usage = build.resource_usage(build.build(source, defines))
+    usage = build.resource_usage(build.device_code(source, defines))
     assert {u["target"] for u in usage} == {"sm_90a", "sm_100a"}, usage
     assert all(u["spill_stores"] == 0 for u in usage), usage
 
@@ -548,7 +548,7 @@ def test_93ys_control_is_93xs_and_93y_copies_through_l1_at_the_end_of_the_h200s_
 def test_the_l1_prefetch_probe_sends_each_way_its_own_instruction():
     # scripts/probes/l1_prefetch.cu: the two prefetches (CCTL.E.PF1, .PF2), the copy, the touch (a 4-byte load
     # at CTA scope, evict_last in L1), and the walk at both scopes
-    sass = build.sass(build.build(REPO / "scripts" / "probes" / "l1_prefetch.cu"), "sm_90a")
+    sass = build.sass(build.device_code(REPO / "scripts" / "probes" / "l1_prefetch.cu"), "sm_90a")
     for instruction in ("CCTL.E.PF1", "CCTL.E.PF2", "LDG.E.EL.STRONG.SM", "LDG.E.EF.64", "LDG.E.64.STRONG.GPU", "LDGSTS.E "):
         assert instruction in sass, instruction
 
@@ -804,7 +804,7 @@ def test_the_clock_by_pipe_probe_keeps_each_pipe_busy_with_its_own_instruction()
     ops = {0: None, 1: "FFMA", 2: "PRMT", 3: "IDP.4A", 4: "HMMA", 5: "IMMA", 6: "QGMMA"}
     for target in build.TARGETS:
         kernels = {int(re.search(r"busyILi(\d)E", f.split("\n", 1)[0]).group(1)): f
-                   for f in re.split(r"^\s*Function : ", build.sass(build.build(source), target), flags=re.M)[1:]}
+                   for f in re.split(r"^\s*Function : ", build.sass(build.device_code(source), target), flags=re.M)[1:]}
         assert sorted(kernels) == sorted(ops), target
         for pipe, text in kernels.items():
             expected = ops[pipe] if pipe != 6 or target == "sm_90a" else None
@@ -820,36 +820,37 @@ def test_the_scheduler_mapping_probe_keeps_one_warp_issuing_and_reads_its_slot()
     # reads it too.
     source = build.REPO / "scripts" / "probes" / "scheduler_mapping.cu"
     for target in build.TARGETS:
-        text = build.sass(build.build(source), target)
+        text = build.sass(build.device_code(source), target)
         assert "SR_VIRTID" in text, target
         loop = max(re.findall(r"(?:^.*FFMA.*\n(?:^.*\n){0,1})+", text, re.M), key=len)
         chains = set(re.findall(r"FFMA (R\d+), \1,", loop))
         assert len(chains) == 8, (target, chains)
-    assert "SR_VIRTID" in build.sass(build.build(build.REPO / "scripts" / "probes" / "block_placement.cu"), "sm_90a")
+    assert "SR_VIRTID" in build.sass(build.device_code(build.REPO / "scripts" / "probes" / "block_placement.cu"), "sm_90a")
 
 
 def test_the_products_alone_probe_times_93fs_products_with_no_load():
-    # scripts/probes/products_alone.cu: its timed loop is 93f's window products, no load in it,
-    # within a tenth of the instructions of 93f's H200 window loop (its loads gone, each round's
-    # XORs added); the clock is first read after every load of the window has been used (a store
-    # that reads them all)
+    # scripts/probes/products_alone.cu: its timed loop is the attempt's window products (93f's,
+    # 93t's), no load in it, within a tenth of the instructions of that attempt's H200 window loop
+    # (its loads gone, each round's XORs added); the clock is first read after every load of the
+    # window has been used (a store that reads them all)
     from scripts import load_path
     probe = _probe_script("products_alone")
-    sass = build.sass(build.build(probe.SOURCE, probe.defines()), "sm_90a")
-    (loop,) = [loop for kernel, loop in load_path.sass_loops(sass) if "window_products" in kernel]
-    assert not any("LDG" in text for _, text, _ in loop)
-    window = max(len(loop) for kernel, loop in load_path.controlled_loops("93f") if "ILb0ELb0E" in kernel)
-    assert 0.9 * window <= len(loop) <= 1.05 * window, (len(loop), window)
-    kernel = sass.split("Function : _Z15window_products")[1].split("Function : ")[0]
-    first_clock = kernel.index("SR_CLOCKLO")
-    assert kernel.rindex("LDG", 0, first_clock) < kernel.index("STG") < first_clock
+    for number in probe.ATTEMPTS:
+        sass = build.sass(build.device_code(probe.SOURCE, probe.defines(number)), "sm_90a")
+        (loop,) = [loop for kernel, loop in load_path.sass_loops(sass) if "window_products" in kernel]
+        assert not any("LDG" in text for _, text, _ in loop), number
+        window = max(len(loop) for kernel, loop in load_path.controlled_loops(number) if "ILb0ELb0E" in kernel)
+        assert 0.9 * window <= len(loop) <= 1.05 * window, (number, len(loop), window)
+        kernel = sass.split("Function : _Z15window_products")[1].split("Function : ")[0]
+        first_clock = kernel.index("SR_CLOCKLO")
+        assert kernel.rindex("LDG", 0, first_clock) < kernel.index("STG") < first_clock, number
 
 
 def test_the_register_quarters_probe_holds_blocks_of_64_72_and_80_registers():
     # scripts/probes/register_quarters.cu: the kernels' register counts are the ones the probe
     # names (84q's ring 72, its split tails 64); the first grid signals its dependents
     source = build.REPO / "scripts" / "probes" / "register_quarters.cu"
-    library = build.build(source)
+    library = build.device_code(source)
     usage = [u for u in build.resource_usage(library) if u["target"] == "sm_90a"]
     assert sorted(u["registers"] for u in usage) == [64, 72, 80] and all(u["spill_stores"] == 0 for u in usage), usage
     assert "PREEXIT" in build.sass(library, "sm_90a")
@@ -866,7 +867,7 @@ def test_the_carveout_probe_changes_its_attempts_on_the_host_only(name):
 
     def kernels(library):
         return sorted(f.strip() for f in re.split(r"^\s*Function : ", "\n".join(_sass_lines(library)), flags=re.M)[1:])
-    assert kernels(build.build(*builds[name])) == kernels(build.build(plain))
+    assert kernels(build.measured_code(*builds[name])) == kernels(build.build(plain))
 
 
 def test_84s_ring_joins_with_no_fence_or_ticket():
@@ -1002,12 +1003,12 @@ def test_84qs_b_stamp_is_only_in_the_build_that_asks_for_it():
     # of the SM clock (the B warp's, at stage 0's hand-over) than the stamped build, no spill; the
     # define alone changes nothing (the attempt's build reads no clock)
     source = attempts.find("84q").source
-    stamped, b_stamped = (build.build(source, d) for d in ({"RING_STAMPS": 1}, {"RING_STAMPS": 1, "RING_B_STAMP": 1}))
+    stamped, b_stamped = (build.measured_code(source, d) for d in ({"RING_STAMPS": 1}, {"RING_STAMPS": 1, "RING_B_STAMP": 1}))
     clocks = [build.sass(library, "sm_90a").count("SR_CLOCKLO") for library in (stamped, b_stamped)]
     assert clocks[1] == clocks[0] + 1, clocks
     usage = [u for u in build.resource_usage(b_stamped) if u["target"] == "sm_90a"]
     assert usage and all(u["spill_stores"] == 0 for u in usage), usage
-    assert "SR_CLOCKLO" not in build.sass(build.build(source, {"RING_B_STAMP": 1}), "sm_90a")
+    assert "SR_CLOCKLO" not in build.sass(build.measured_code(source, {"RING_B_STAMP": 1}), "sm_90a")
 
 
 def _operands_read(line: str) -> str:
@@ -1041,7 +1042,7 @@ def test_84zbs_probe_builds_leave_out_the_joins_only_when_asked():
     # parts; TICKETS_FOR_PARTS alone leaves the join in
     source = attempts.find("84zb").source
     for defines, joined in (({}, True), ({"TICKETS_FOR_PARTS": 1}, True), ({"RING_JOINS": 0, "TICKETS_FOR_PARTS": 1}, False)):
-        library = sm90a_build(source, defines) if defines else build.build(source)
+        library = build.measured_code(source, defines)
         ring = [f for f in re.split(r"^\s*Function : ", build.sass(library, "sm_90a"), flags=re.M)[1:]
                 if "ring_kernel" in f.split("\n", 1)[0]]
         assert len(ring) == 1 and ("MEMBAR.SC.GPU" in ring[0]) == joined, defines

@@ -1,19 +1,25 @@
 // How long do 93f's products keep a warp from its next loads, with its window already in its
 // registers (closing-the-gap section 92)? Section 69 found a warp's time away from its loads to be
-// the H200's gap; section 91 that one warp alone does not issue every cycle. 93f's kernel.cu is
-// included as it is (its entry point renamed): one block of BLOCK_WARPS warps alone on one SM, the
-// warps named in a mask each load one window of 93f's four rows (window_loads: the rows, their
-// scales, B and its scales, from real tensors), and then run window_dot on it `rounds` times, every
-// word of the window XORed each round with a value ptxas cannot know (the round times a parameter
-// that is 0), so that no round's products can be hoisted out of the loop. Each warp records its
-// slot (%warpid) and its rounds' cycles (clock64). The build's cache key does not cover the
-// included file: the probe passes its source id as a define (INCLUDED_SOURCE).
+// the H200's gap; section 91 that one warp alone does not issue every cycle. 93f's kernel.cu (or
+// another attempt's with the same window functions: ATTEMPT_KERNEL) is included as it is (its
+// entry point renamed): one block of BLOCK_WARPS warps alone on one SM, the warps named in a mask
+// each load one window of the attempt's four rows (window_loads: the rows, their scales, B and its
+// scales, from real tensors), and then run window_dot on it `rounds` times, every word of the
+// window XORed each round with a value ptxas cannot know (the round times a parameter that is 0),
+// so that no round's products can be hoisted out of the loop. Each warp records its slot
+// (%warpid) and its rounds' cycles (clock64). The build's cache key does not cover the included
+// file: the probe passes its source id as a define (INCLUDED_SOURCE).
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <cstdint>
 
+// ATTEMPT_KERNEL: the attempt whose kernel.cu is included, 93f's by default; 93t's (B's signs in
+// A's selectors on 93f's loop, a twelfth fewer instructions a window) has the same window functions.
+#ifndef ATTEMPT_KERNEL
+#define ATTEMPT_KERNEL "../../attempts/93f-b-words-at-use/kernel.cu"
+#endif
 #define nvfp4_gemv attempt_nvfp4_gemv
-#include "../../attempts/93f-b-words-at-use/kernel.cu"
+#include ATTEMPT_KERNEL
 #undef nvfp4_gemv
 
 constexpr int BLOCK_WARPS = 32;

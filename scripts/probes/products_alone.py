@@ -18,22 +18,30 @@ scheduler issues close to one instruction a cycle, each warp's round then about 
 times the round's instructions. Falsifier: a lone warp under 1.2 cycles an instruction (its own
 rate is then not what its time away is made of), or 8 warps on a scheduler at under 0.8
 instructions a cycle in all (the scheduler then does not saturate on this code).
+
+Its first run (4af4c29, 93f alone) held the first two and fired the falsifier: 8 warps on a
+scheduler issue about three quarters of an instruction a cycle. Written before the second run,
+which adds 93t's products (its SASS round: 286 instructions against 93f's 331, 48 fewer on the
+ALU pipe, PRMT 96 to 80, LOP3 65 to 45 and SHF 12 to none, and 3 more IMAD): if the mix caps the
+scheduler, 93t's round with 8 warps on a scheduler is shorter than 93f's by more than its share of
+fewer instructions (a seventh), and a lone warp's by about that share. Falsifier: 93t's 8-warp
+round not shorter than 93f's by at least half that share (a fourteenth).
 """
 import ctypes
 import sys
 from pathlib import Path
 
-import pandas as pd
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import build, problem, sol  # noqa: E402
+from common import attempts, build, problem, sol  # noqa: E402
 from scripts import load_path  # noqa: E402
 from scripts.probes.block_placement import CALLS, record_rows  # noqa: E402
 from scripts.probes.probe import included_source  # noqa: E402
 from scripts.probes.scheduler_mapping import contend_rows  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
-ATTEMPT = "93f"
+# The attempts whose products are timed: 93f's, and 93t's (section 88: B's signs in A's selectors,
+# fewer PRMT and LOP3 a window), whose kernel.cu has the same window functions.
+ATTEMPTS = ("93f", "93t")
 BLOCK_WARPS = 32                # products_alone.cu's block, 64 registers a thread: the whole SM
 K = 1024                        # one window
 ROUNDS = 256
@@ -43,8 +51,10 @@ WARP_SETS = [(0,), (0, 4), (0, 4, 8, 12), tuple(range(0, 28, 4)), tuple(range(0,
              tuple(range(28)), tuple(range(32))]
 
 
-def defines() -> dict:
-    return included_source(ATTEMPT)
+def defines(number: str = "93f") -> dict:
+    """The build of products_alone.cu that includes attempt `number`'s kernel.cu (93f's: none more)."""
+    own = {} if number == "93f" else {"ATTEMPT_KERNEL": f'"../../{attempts.find(number).source.relative_to(build.REPO)}"'}
+    return {**own, **included_source(number)}
 
 
 def round_instructions(sass: str) -> int:
@@ -62,13 +72,12 @@ def rows_of_call(records, warps: tuple, alone_cycles: float, call: int, instruct
     return rows
 
 
-def main():
+def timed(number: str, stream) -> list:
+    """The rows of every call of every warp set, for attempt `number`'s products."""
     import torch
-    library_path = build.build(SOURCE, defines())
+    library_path = build.build(SOURCE, defines(number))
     instructions = round_instructions(build.sass(library_path, "sm_90a"))
     library = ctypes.CDLL(str(library_path))
-    gpu = sol.gpu_key(torch.cuda.get_device_name())
-    stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
     a, b, sfa, sfb, _, _, _ = problem.generate_input(4 * BLOCK_WARPS, K, 1, seed=7, data="full")
     sink = torch.zeros(32 * BLOCK_WARPS, dtype=torch.float32, device="cuda")
     rows, alone = [], {}
@@ -85,9 +94,16 @@ def main():
             if warps == (0,):
                 alone[call] = r[0][1]
             if call:
-                rows += rows_of_call(r, warps, alone[call], call, instructions)
-    df = pd.DataFrame(rows).assign(round_instructions=instructions)
-    record_rows("products-alone", gpu, df.to_dict("records"))
+                rows += [{"attempt": number, **row, "round_instructions": instructions}
+                         for row in rows_of_call(r, warps, alone[call], call, instructions)]
+    return rows
+
+
+def main():
+    import torch
+    gpu = sol.gpu_key(torch.cuda.get_device_name())
+    stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+    record_rows("products-alone", gpu, [row for number in ATTEMPTS for row in timed(number, stream)])
 
 
 if __name__ == "__main__":
