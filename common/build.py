@@ -18,10 +18,13 @@ REPO = Path(__file__).resolve().parent.parent
 CUDA_INCLUDE = REPO / "common" / "cuda"
 BUILD_DIR = Path(os.environ.get("NVFP4_BUILD_DIR", REPO / "build"))
 TARGETS = ("sm_90a", "sm_100a")
+MEASURED_TARGET = "sm_90a"       # the code the recorded rows ran (H100 and H200)
 # --threads 2: the two targets compile side by side (the same SASS; a cold build of every attempt,
 # as CI makes, takes minutes less)
 NVCC_FLAGS = ("-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", "-lineinfo", "-Xptxas", "-v",
               "--threads", "2")
+# The device code alone (no host compile, no link): the same SASS, in about two thirds of the time
+DEVICE_CODE_FLAGS = tuple(f for f in NVCC_FLAGS if f not in ("-shared", "-Xcompiler", "-fPIC")) + ("-fatbin",)
 # One writer of a build or a listing at a time in this process (tests/conftest.py builds ahead on a
 # second thread): another thread asking for it waits, then finds it made.
 _LOCKS = collections.defaultdict(threading.Lock)
@@ -47,16 +50,33 @@ def _gencode(target: str) -> str:
 
 def build(source: Path, defines: dict | None = None, targets=TARGETS) -> Path:
     """Compile `source` into a cached .so; return its path. ptxas's report sits beside it."""
+    return _compile(source, defines, targets, NVCC_FLAGS, ".so")
+
+
+def device_code(source: Path, defines: dict | None = None, targets=TARGETS) -> Path:
+    """Compile `source`'s device code alone into a cached .fatbin, for what reads only its SASS and
+    ptxas's report (sass, resource_usage, build_id: the same as its library's); nothing loads it."""
+    return _compile(source, defines, targets, DEVICE_CODE_FLAGS, ".fatbin")
+
+
+def measured_code(source: Path, defines: dict | None = None) -> Path:
+    """What reads only the code the GPUs run (sm_90a): a variant (defines) as sm_90a device code
+    alone, the same code as in its two-target library; without defines the source's own library,
+    one build shared with everything that loads or disassembles it."""
+    return device_code(source, defines, (MEASURED_TARGET,)) if defines else build(source)
+
+
+def _compile(source: Path, defines: dict | None, targets, base_flags: tuple, suffix: str) -> Path:
     source = Path(source).resolve()
     defines = dict(sorted((defines or {}).items()))
-    flags = [*NVCC_FLAGS, f"-I{CUDA_INCLUDE}", *map(_gencode, targets),
+    flags = [*base_flags, f"-I{CUDA_INCLUDE}", *map(_gencode, targets),
              *(f"-D{k}={v}" for k, v in defines.items())]
     key = hashlib.sha256()
     for path in [source, *sorted(CUDA_INCLUDE.glob("*.cuh"))]:
         key.update(path.name.encode() + path.read_bytes())
     key.update(" ".join(flags).encode() + nvcc_version().encode())
     out_dir = BUILD_DIR / source.parent.name / key.hexdigest()[:16]
-    library = out_dir / (source.stem + ".so")
+    library = out_dir / (source.stem + suffix)
     with _LOCKS[library]:
         if library.exists():
             return library
@@ -109,12 +129,21 @@ def _disassembler_id() -> str:
     return hashlib.sha256(out.stdout.encode()).hexdigest()[:8]
 
 
+def _functions_only(listing: str) -> str:
+    """cuobjdump's listing less its ELF sections that hold no function (a library's device-link
+    stub) and trailing blanks: a library and its device code alone then read the same."""
+    sections = re.split(r"^(?=Fatbin elf code:)", listing, flags=re.M)
+    kept = [s for s in sections if "Function : " in s or not s.startswith("Fatbin elf code:")]
+    return "\n".join(line.rstrip() for line in "".join(kept).split("\n"))
+
+
 def sass(library: Path, target: str) -> str:
-    """The SASS of one target's code in a built library. Disassembling takes about as long as
-    compiling and the suite reads most listings several times, so each is kept beside its library
-    (whose directory is keyed by its content), named by the disassembler's version."""
+    """The SASS of one target's code in a built library or device code (build, device_code), less
+    its ELF sections that hold no function. Disassembling takes about as long as compiling and the
+    suite reads most listings several times, so each is kept beside its build (whose directory is
+    keyed by its content), named by the disassembler's version."""
     library = Path(library)
-    kept = library.parent / f"{library.stem}.{target}.{_disassembler_id()}.sass"
+    kept = library.parent / f"{library.stem}.{target}.{_disassembler_id()}.functions.sass"
     with _LOCKS[kept]:
         if kept.exists():
             return kept.read_text()
@@ -123,15 +152,15 @@ def sass(library: Path, target: str) -> str:
                               capture_output=True, text=True, env=env)
         if proc.returncode != 0:
             raise BuildError(f"cuobjdump failed on {library}: {proc.stderr.strip()}")
+        listing = _functions_only(proc.stdout)
         tmp = kept.with_name(kept.name + f".tmp{os.getpid()}")
-        tmp.write_text(proc.stdout)
+        tmp.write_text(listing)
         tmp.rename(kept)              # atomic, as a build's library
-    return proc.stdout
+    return listing
 
 
 _SASS_INSTRUCTION = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s*(.*?)\s*;", re.M)
 _SASS_FUNCTION = re.compile(r"^\s*Function : (\S+)", re.M)
-MEASURED_TARGET = "sm_90a"       # the code the recorded rows ran (H100 and H200)
 
 
 def build_id(library: Path) -> str:

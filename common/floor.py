@@ -83,7 +83,7 @@ def candidates() -> dict:
 
 def build_ids() -> set:
     """The builds a recorded floor may name (tests/test_history.py): one per candidate."""
-    return {build.build_id(build.build(source, defines)) for source, defines in candidates().values()}
+    return {build.build_id(build.measured_code(source, defines)) for source, defines in candidates().values()}
 
 
 class Floor:

@@ -139,7 +139,7 @@ CONTROLLED = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;\s*/\* 0x[0-9a-f]+ \*/
 def controlled_loops(number: str, defines: dict | None = None):
     """(kernel, loop) for every loop of each kernel's sm_90a SASS, in address order: the loop's
     instructions as (address, text, control word) from its label down to the branch back to it."""
-    return sass_loops(build.sass(build.build(attempts.find(number).source, defines), build.MEASURED_TARGET))
+    return sass_loops(build.sass(build.measured_code(attempts.find(number).source, defines), build.MEASURED_TARGET))
 
 
 def sass_loops(sass: str):

@@ -52,8 +52,8 @@ def test_the_build_id_sees_a_code_change_and_ignores_a_comment(tmp_path):
     source = tmp_path / "kernel.cu"
     body = "__global__ void k(float* x) {{ x[threadIdx.x] = {}; }}\n"
     source.write_text(body.format("1.0f"))
-    first = build.build_id(build.build(source, targets=("sm_90a",)))
+    first = build.build_id(build.device_code(source, targets=("sm_90a",)))
     source.write_text("// a comment\n" + body.format("1.0f"))
-    assert build.build_id(build.build(source, targets=("sm_90a",))) == first
+    assert build.build_id(build.device_code(source, targets=("sm_90a",))) == first
     source.write_text(body.format("2.0f"))
-    assert build.build_id(build.build(source, targets=("sm_90a",))) != first
+    assert build.build_id(build.device_code(source, targets=("sm_90a",))) != first
