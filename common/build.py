@@ -1,7 +1,8 @@
 """Build CUDA attempts with plain nvcc into shared libraries, for sm_90a and sm_100a, cached.
 
 Kernel sources include no torch headers, so a build takes seconds. The cache key is the
-source, every shared header, the flags and nvcc's version: editing any of them rebuilds.
+source, every shared header and every header beside the source, the flags and nvcc's version:
+editing any of them rebuilds.
 """
 import collections
 import functools
@@ -72,7 +73,7 @@ def _compile(source: Path, defines: dict | None, targets, base_flags: tuple, suf
     flags = [*base_flags, f"-I{CUDA_INCLUDE}", *map(_gencode, targets),
              *(f"-D{k}={v}" for k, v in defines.items())]
     key = hashlib.sha256()
-    for path in [source, *sorted(CUDA_INCLUDE.glob("*.cuh"))]:
+    for path in [source, *sorted(CUDA_INCLUDE.glob("*.cuh")), *sorted(source.parent.glob("*.cuh"))]:
         key.update(path.name.encode() + path.read_bytes())
     key.update(" ".join(flags).encode() + nvcc_version().encode())
     out_dir = BUILD_DIR / source.parent.name / key.hexdigest()[:16]

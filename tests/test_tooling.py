@@ -704,3 +704,28 @@ def test_products_alone_rows_add_each_rounds_cycles_to_scheduler_mappings():
     rows = rows_of_call(records, (0, 4), 2 * ROUNDS * 300, 1, 300)
     assert [(r["sharing"], r["cycles_a_round"], r["cycles_an_instruction"]) for r in rows] == [(2, 1200, 4.0), (2, 600, 2.0)]
     assert all(max(warps) < 32 for warps in WARP_SETS) and (0,) in WARP_SETS
+
+
+def test_warp_set_calls_yields_every_recorded_call_with_warp_0s_cycles_alone(monkeypatch):
+    # scripts/probes/scheduler_mapping.py (and products_alone.py): the first call is not yielded;
+    # each set's records come with warp 0's cycles alone in the same call; a running warp that
+    # recorded no cycles stops the run
+    from scripts.probes import scheduler_mapping
+    zeros = torch.zeros
+    monkeypatch.setattr(torch, "zeros", lambda *shape, device=None, **kw: zeros(*shape, **kw))
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda: None)
+    launches = []
+
+    def launch(mask, records):
+        launches.append(mask)
+        r = records.view(-1, 2)
+        r[:, 0] = torch.arange(1, 5)
+        for w in range(4):
+            r[w, 1] = 100 * len(launches) + w if mask >> w & 1 else 0
+        return 0
+    out = list(scheduler_mapping.warp_set_calls(launch, [(0,), (0, 2)], 4))
+    assert [(call, warps, alone) for call, warps, _, alone in out] == [
+        (c, w, 100 * (2 * c + 1)) for c in range(1, scheduler_mapping.CALLS + 1) for w in ((0,), (0, 2))]
+    assert list(out[1][2][:, 1]) == [400, 0, 402, 0] and len(launches) == 2 * (scheduler_mapping.CALLS + 1)
+    with pytest.raises(SystemExit):
+        list(scheduler_mapping.warp_set_calls(lambda mask, records: 0, [(0,)], 4))

@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <cstdint>
+#include "warp_sets.cuh"
 
 // ATTEMPT_KERNEL: the attempt whose kernel.cu is included, 93f's by default; 93t's (B's signs in
 // A's selectors on 93f's loop, a twelfth fewer instructions a window) has the same window functions.
@@ -32,12 +33,8 @@ window_products(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b, co
                 unsigned long long* records, float* sink) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   unsigned slot;
-  asm volatile("mov.u32 %0, %%warpid;" : "=r"(slot));
-  unsigned long long* record = records + 2 * warp;  // slot + 1, cycles (0: did not run)
-  if (!(warps_running >> warp & 1)) {
-    if (lane == 0) record[0] = slot + 1ull, record[1] = 0;
-    return;
-  }
+  if (!warp_runs(warps_running, records, slot)) return;
+  unsigned long long* record = records + 2 * warp;  // slot + 1, cycles
   // warp w reads rows 4w..4w+3, window 0, as 93f's warp of that tile would
   LanePtrs p;
   p.a = a + static_cast<long long>(TILE_ROWS * warp) * (k / 2) + 16 * lane;

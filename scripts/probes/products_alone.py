@@ -34,9 +34,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts, build, problem, sol  # noqa: E402
 from scripts import load_path  # noqa: E402
-from scripts.probes.block_placement import CALLS, record_rows  # noqa: E402
+from scripts.probes.block_placement import record_rows  # noqa: E402
 from scripts.probes.probe import included_source  # noqa: E402
-from scripts.probes.scheduler_mapping import contend_rows  # noqa: E402
+from scripts.probes.scheduler_mapping import contend_rows, warp_set_calls  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
 # The attempts whose products are timed: 93f's, and 93t's (section 88: B's signs in A's selectors,
@@ -80,23 +80,13 @@ def timed(number: str, stream) -> list:
     library = ctypes.CDLL(str(library_path))
     a, b, sfa, sfb, _, _, _ = problem.generate_input(4 * BLOCK_WARPS, K, 1, seed=7, data="full")
     sink = torch.zeros(32 * BLOCK_WARPS, dtype=torch.float32, device="cuda")
-    rows, alone = [], {}
-    for call in range(CALLS + 1):   # the first call loads the module: not recorded
-        for warps in WARP_SETS:
-            records = torch.zeros(BLOCK_WARPS * 2, dtype=torch.int64, device="cuda")
-            status = library.products_alone(*(ctypes.c_void_p(t.data_ptr()) for t in (a, b, sfa, sfb)), K,
-                                            ctypes.c_uint(sum(1 << w for w in warps)), ROUNDS,
-                                            ctypes.c_void_p(records.data_ptr()), ctypes.c_void_p(sink.data_ptr()), stream)
-            torch.cuda.synchronize()
-            r = records.view(-1, 2).cpu().numpy()
-            if status != 0 or (r[:, 0] == 0).any() or (r[list(warps), 1] == 0).any():
-                raise SystemExit(f"status {status}, or a warp left no record")
-            if warps == (0,):
-                alone[call] = r[0][1]
-            if call:
-                rows += [{"attempt": number, **row, "round_instructions": instructions}
-                         for row in rows_of_call(r, warps, alone[call], call, instructions)]
-    return rows
+
+    def launch(mask, records):
+        return library.products_alone(*(ctypes.c_void_p(t.data_ptr()) for t in (a, b, sfa, sfb)), K, ctypes.c_uint(mask),
+                                      ROUNDS, ctypes.c_void_p(records.data_ptr()), ctypes.c_void_p(sink.data_ptr()), stream)
+    return [{"attempt": number, **row, "round_instructions": instructions}
+            for call, warps, records, alone in warp_set_calls(launch, WARP_SETS, BLOCK_WARPS)
+            for row in rows_of_call(records, warps, alone, call, instructions)]
 
 
 def main():

@@ -7,6 +7,7 @@
 // ran, the cycles its loop took (clock64).
 #include <cuda_runtime.h>
 #include <cstdint>
+#include "warp_sets.cuh"
 
 constexpr int CHAINS = 8;        // FFMA's latency is about 4 cycles: 8 chains keep one warp issuing
 constexpr int BLOCK_WARPS = 16;
@@ -15,12 +16,8 @@ __global__ void __launch_bounds__(32 * BLOCK_WARPS, 1)
 contend(unsigned warps_running, int rounds, float factor, unsigned long long* records) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   unsigned slot;
-  asm volatile("mov.u32 %0, %%warpid;" : "=r"(slot));
-  unsigned long long* record = records + 2 * warp;  // slot + 1, cycles (0: did not run)
-  if (!(warps_running >> warp & 1)) {
-    if (lane == 0) record[0] = slot + 1ull, record[1] = 0;
-    return;
-  }
+  if (!warp_runs(warps_running, records, slot)) return;
+  unsigned long long* record = records + 2 * warp;  // slot + 1, cycles
   float v[CHAINS];
 #pragma unroll
   for (int i = 0; i < CHAINS; ++i) v[i] = factor * (lane + i);

@@ -75,24 +75,34 @@ def slots_row(m: int, k: int, l: int, call: int, per_sm: pd.DataFrame) -> dict:
             "sms_above_in_turn": int((per_sm.most_a_scheduler > per_sm.in_turn).sum())}
 
 
-def contend(stream) -> list:
+def warp_set_calls(launch, warp_sets: list, block_warps: int):
+    """(call, warps, records, warp 0's cycles alone in that call) for every recorded call of every
+    set of warps (the first, (0,), alone): launch(mask, records) runs one block of block_warps warps
+    alone on an SM, the warps in the mask running (warp_sets.cuh), and returns its status. The
+    first call loads the module and is not yielded."""
     import torch
-    library = ctypes.CDLL(str(build.build(SOURCE)))
-    rows, alone = [], {}
-    for call in range(CALLS + 1):   # the first call loads the module: not recorded
-        for warps in WARP_SETS:
-            records = torch.zeros(BLOCK_WARPS * 2, dtype=torch.int64, device="cuda")
-            mask = sum(1 << w for w in warps)
-            status = library.scheduler_contend(mask, ROUNDS, ctypes.c_float(FACTOR), ctypes.c_void_p(records.data_ptr()), stream)
+    alone = None
+    for call in range(CALLS + 1):
+        for warps in warp_sets:
+            records = torch.zeros(block_warps * 2, dtype=torch.int64, device="cuda")
+            status = launch(sum(1 << w for w in warps), records)
             torch.cuda.synchronize()
             r = records.view(-1, 2).cpu().numpy()
             if status != 0 or (r[:, 0] == 0).any() or (r[list(warps), 1] == 0).any():
                 raise SystemExit(f"status {status}, or a warp left no record")
             if warps == (0,):
-                alone[call] = r[0][1]
+                alone = r[0][1]
             if call:
-                rows += contend_rows(r, warps, alone[call], call)
-    return rows
+                yield call, warps, r, alone
+
+
+def contend(stream) -> list:
+    library = ctypes.CDLL(str(build.build(SOURCE)))
+
+    def launch(mask, records):
+        return library.scheduler_contend(mask, ROUNDS, ctypes.c_float(FACTOR), ctypes.c_void_p(records.data_ptr()), stream)
+    return [row for call, warps, records, alone in warp_set_calls(launch, WARP_SETS, BLOCK_WARPS)
+            for row in contend_rows(records, warps, alone, call)]
 
 
 def slots(library, sms: int, stream) -> list:
