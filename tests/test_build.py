@@ -131,7 +131,7 @@ def test_the_h200_rule_probe_builds_each_attempts_own_kernels():
                    **_probe_script("halves_ahead").builds(h200=False),
                    **_probe_script("halves_ahead").builds(h200=False, names=("93m",))}
     for name, (source, defines) in rule_builds.items():
-        library = build.measured_code(source, defines)
+        library = build.device_code(source, defines)
         attempt = build.build(attempts.find(name.split(",")[0]).source)
         assert _kernel_sass(library, "nvfp4_gemv_kernel") == _kernel_sass(attempt, "nvfp4_gemv_kernel"), name
         usage = sorted(build.resource_usage(library), key=lambda u: (u["kernel"], u["target"]))
