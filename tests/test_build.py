@@ -51,6 +51,22 @@ def test_cache_rebuilds_only_when_the_source_changes(tmp_path):
     assert build.build(source, targets=("sm_90a",)) != first
 
 
+def test_device_code_alone_lists_as_its_library_does(tmp_path):
+    # build.device_code (a .fatbin: what the suite disassembles without loading) gives the same
+    # SASS listing, build id and ptxas report as the library (whose listing has an empty
+    # device-link section more, which sass() drops); a header beside the source is in the key
+    source = tmp_path / "kernel.cu"
+    (tmp_path / "value.cuh").write_text("#define VALUE 1.0f\n")
+    source.write_text('#include "value.cuh"\n__global__ void k(float* x) { x[threadIdx.x] *= VALUE; }\n')
+    library, alone = build.build(source, targets=("sm_90a",)), build.device_code(source, targets=("sm_90a",))
+    assert library.suffix == ".so" and alone.suffix == ".fatbin"
+    assert build.sass(library, "sm_90a") == build.sass(alone, "sm_90a") and "FMUL" not in build.sass(alone, "sm_90a")
+    assert build.build_id(library) == build.build_id(alone)
+    assert build.resource_usage(library) == build.resource_usage(alone)
+    (tmp_path / "value.cuh").write_text("#define VALUE 3.0f\n")
+    assert "FMUL" in build.sass(build.device_code(source, targets=("sm_90a",)), "sm_90a")
+
+
 def test_sass_counts_show_the_hopper_software_decode(capsys):
     from common import cli
     cli.main(["sass", "03"])
