@@ -862,6 +862,35 @@ def test_the_products_alone_probe_times_93fs_products_with_no_load():
         assert kernel.rindex("LDG", 0, first_clock) < kernel.index("STG") < first_clock, number
 
 
+def test_the_window_spans_probe_stamps_93fs_h200_window_loop_around_its_loads_and_products():
+    # scripts/probes/window_spans.cu: 64 registers at most and no spill (93f's grids, as many warps
+    # an SM); its window loop sends 93f's loads (the same kinds and widths), reads the clock right
+    # after the last of them, again before the first product and after the last; with PRODUCTS 0
+    # no product is left and every load keeps its width (a word left unused narrows it)
+    from scripts import load_path
+    probe = _probe_script("window_spans")
+
+    def loads(loop):
+        return sorted(text.split()[0] for _, text, _ in loop if "LDG" in text)
+    (plain,) = [loop for kernel, loop in load_path.controlled_loops("93f") if "ILb0ELb0E" in kernel and
+                any("IDP" in text for _, text, _ in loop)]
+    for name, with_products in (("93f, stamped", True), ("93f's loads alone, stamped", False)):
+        library = build.device_code(probe.SOURCE, probe.defines(name), ("sm_90a",))
+        (usage,) = [u for u in build.resource_usage(library) if "window_spans" in u["kernel"]]
+        assert usage["registers"] <= 64 and usage["spill_stores"] == 0, (name, usage)
+        (loop,) = [loop for kernel, loop in load_path.sass_loops(build.sass(library, "sm_90a"))
+                   if "window_spans" in kernel and any("LDG" in text for _, text, _ in loop)]
+        assert loads(loop) == loads(plain), name
+        texts = [text for _, text, _ in loop]
+        clocks = [i for i, text in enumerate(texts) if "SR_CLOCKLO" in text]
+        last_load = max(i for i, text in enumerate(texts) if "LDG" in text)
+        products = [i for i, text in enumerate(texts) if "IDP" in text]
+        assert len(clocks) == 3 and clocks[0] == last_load + 1, (name, clocks, last_load)
+        assert bool(products) == with_products, name
+        if products:
+            assert clocks[1] < products[0] and products[-1] < clocks[2], (name, clocks, products[0], products[-1])
+
+
 def test_the_register_quarters_probe_holds_blocks_of_64_72_and_80_registers():
     # scripts/probes/register_quarters.cu: the kernels' register counts are the ones the probe
     # names (84q's ring 72, its split tails 64); the first grid signals its dependents

@@ -706,6 +706,35 @@ def test_products_alone_rows_add_each_rounds_cycles_to_scheduler_mappings():
     assert all(max(warps) < 32 for warps in WARP_SETS) and (0,) in WARP_SETS
 
 
+def test_window_spans_reads_each_windows_spans_on_its_sms_clock_across_a_wrap():
+    # scripts/probes/window_spans.py: a warp's windows (sent, landed, done) on its SM's clock counted
+    # from the SM's first start (the 32-bit clock wraps here), at the ns a cycle of the records'
+    # global spans; a record not written is no warp; only a warp's windows are read
+    import numpy as np
+    from scripts.probes import window_spans as probe
+    words = np.zeros((3, probe.RECORD_WORDS), dtype=np.uint32)
+    origin = (1 << 32) - 100
+
+    def warp(row, sm, start, end, windows):  # clocks after the SM's origin, 2 ns a cycle
+        words[row, :6] = [sm + 1, 1000 + 2 * start, (origin + start) % (1 << 32), (origin + end) % (1 << 32),
+                          1000 + 2 * end, len(windows)]
+        for i, stamps in enumerate(windows):
+            words[row, 6 + 3 * i: 9 + 3 * i] = [(origin + t) % (1 << 32) for t in stamps]
+    warp(0, 5, 0, 800, [(50, 250, 350), (400, 600, 700), (720, 740, 790)])
+    warp(2, 5, 40, 500, [(100, 400, 420)])
+    words[2, 6 + 3:] = 7  # past its windows: never read
+    warps, windows = probe.parse(torch.from_numpy(words.view(np.int32).reshape(-1)))
+    assert list(warps.sm) == [5, 5] and list(warps.start) == [0, 40] and len(windows) == 4
+    row, w = probe.spans(warps, windows)
+    assert row["sm_ghz"] == 0.5 and row["warps"] == 2 and row["windows_a_warp"] == 2
+    # first windows (400, 600 ns) apart; a round: a later window followed by another (warp 0's second)
+    assert (row["first_load_ns"], row["load_ns"], row["between_ns"]) == (500, 220, 40)
+    assert list(w.products) == [200, 200, 100, 40]
+    assert row["away_share"] == (200 + 40) / (400 + 200 + 40)
+    # the SM's bytes on their way: the loads' 400 + 400 + 40 + 600 ns of windows over its 1600 ns
+    assert row["in_flight_kb_per_sm"] == 1440 * probe.WINDOW_BYTES / 1600 / 1024
+    assert row["sm_gb_s"] == 4 * probe.WINDOW_BYTES / 1600
+
 def test_warp_set_calls_yields_every_recorded_call_with_warp_0s_cycles_alone(monkeypatch):
     # scripts/probes/scheduler_mapping.py (and products_alone.py): the first call is not yielded;
     # each set's records come with warp 0's cycles alone in the same call; a running warp that
