@@ -865,8 +865,9 @@ def test_the_products_alone_probe_times_93fs_products_with_no_load():
 def test_the_window_spans_probe_stamps_93fs_h200_window_loop_around_its_loads_and_products():
     # scripts/probes/window_spans.cu: 64 registers at most and no spill (93f's grids, as many warps
     # an SM); its window loop sends 93f's loads (the same kinds and widths), reads the clock right
-    # after the last of them, again before the first product and after the last; with PRODUCTS 0
-    # no product is left and every load keeps its width (a word left unused narrows it)
+    # after the last of them, again before the first product and after the last (as many clock
+    # reads as the build's STAMPS; with its sends stamped alone, within 8 instructions of 93f's);
+    # with PRODUCTS 0 no product is left and every load keeps its width (a word left unused narrows it)
     from scripts import load_path
     probe = _probe_script("window_spans")
 
@@ -874,7 +875,8 @@ def test_the_window_spans_probe_stamps_93fs_h200_window_loop_around_its_loads_an
         return sorted(text.split()[0] for _, text, _ in loop if "LDG" in text)
     (plain,) = [loop for kernel, loop in load_path.controlled_loops("93f") if "ILb0ELb0E" in kernel and
                 any("IDP" in text for _, text, _ in loop)]
-    for name, with_products in (("93f, stamped", True), ("93f's loads alone, stamped", False)):
+    for name, defines in probe.KERNELS.items():
+        with_products, stamps = defines.get("PRODUCTS", 1), defines.get("STAMPS", 3)
         library = build.device_code(probe.SOURCE, probe.defines(name), ("sm_90a",))
         (usage,) = [u for u in build.resource_usage(library) if "window_spans" in u["kernel"]]
         assert usage["registers"] <= 64 and usage["spill_stores"] == 0, (name, usage)
@@ -885,9 +887,11 @@ def test_the_window_spans_probe_stamps_93fs_h200_window_loop_around_its_loads_an
         clocks = [i for i, text in enumerate(texts) if "SR_CLOCKLO" in text]
         last_load = max(i for i, text in enumerate(texts) if "LDG" in text)
         products = [i for i, text in enumerate(texts) if "IDP" in text]
-        assert len(clocks) == 3 and clocks[0] == last_load + 1, (name, clocks, last_load)
+        assert len(clocks) == stamps and clocks[0] == last_load + 1, (name, clocks, last_load)
         assert bool(products) == with_products, name
-        if products:
+        if stamps == 1:  # its sends alone: 93f's loop but for the stamp (a clock read, a shared store)
+            assert len(loop) <= len(plain) + 8, (name, len(loop), len(plain))
+        if products and stamps == 3:
             assert clocks[1] < products[0] and products[-1] < clocks[2], (name, clocks, products[0], products[-1])
 
 

@@ -734,6 +734,11 @@ def test_window_spans_reads_each_windows_spans_on_its_sms_clock_across_a_wrap():
     # the SM's bytes on their way: the loads' 400 + 400 + 40 + 600 ns of windows over its 1600 ns
     assert row["in_flight_kb_per_sm"] == 1440 * probe.WINDOW_BYTES / 1600 / 1024
     assert row["sm_gb_s"] == 4 * probe.WINDOW_BYTES / 1600
+    assert list(w["round"].dropna()) == [700, 640] and row["round_ns"] == 640
+    # a build with its sends stamped alone: its rounds, and no load or products read from the 0s
+    row, w = probe.spans(warps, windows, stamps=1)
+    assert row["round_ns"] == 640 and w[["load", "products", "between"]].isna().all().all()
+    assert np.isnan(row["in_flight_kb_per_sm"]) and np.isnan(row["away_share"])
 
 def test_warp_set_calls_yields_every_recorded_call_with_warp_0s_cycles_alone(monkeypatch):
     # scripts/probes/scheduler_mapping.py (and products_alone.py): the first call is not yielded;

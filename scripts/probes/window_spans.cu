@@ -1,20 +1,22 @@
 // Probe "window_spans": what holds a warp of 93f between two windows on the H200 (closing-the-gap
 // section 93). Section 92 found that shorter products did not end 93f's calls sooner; section 69
 // that a sleep as long as the products slows the reads as much. Here every window of every warp
-// is stamped three times in the H200's loop of 93f (one window a pass, no scale runs): when its
-// loads have been sent (the clock read right after the last of them), when all of them have
-// landed (a clock read predicated on a word of each load, folded), and when its products are done (a clock read predicated on the row sums).
-// The send-to-land span is the window's load-to-use time under the call's load; land-to-done its
-// products. 93f's kernel.cu is included whole (its entry point renamed): the window functions, the
-// sums and the dispatch (splits_of: the same grids as 93f, whose occupancy the stamps keep at 64
-// registers) are 93f's. What differs: 93f starts a row's products while later rows are on their
-// way; here the stamp waits for the whole window first. With PRODUCTS 0 the products are left
-// out (a fold of the window's words stands in for them): the same loads alone.
+// is stamped in the H200's loop of 93f (one window a pass, no scale runs): when its loads have
+// been sent (the clock read right after the last of them), when all of them have landed (a clock
+// read predicated on a word of each load, folded), and when its products are done (a clock read
+// predicated on the row sums); STAMPS takes the later stamps away. The send-to-land span is the
+// window's load-to-use time under the call's load; land-to-done its products; send to send a
+// warp's round. 93f's kernel.cu is included whole (its entry point renamed): the window
+// functions, the sums and the dispatch (splits_of: the same grids as 93f, whose occupancy the
+// stamps keep at 64 registers) are 93f's. What differs: 93f starts a row's products while later
+// rows are on their way; the landing stamp waits for the whole window first. With PRODUCTS 0 the
+// products are left out (a fold of the window's words stands in for them): the same loads alone.
 //
 // Each warp's record, 32-bit words (clock low halves): SM + 1 (0: not written), global start (ns),
 // start (SM clock), end (SM clock), global end (ns), its windows, then per window (at most
-// MAX_WINDOWS) sent, landed, done (SM clocks). The buffer is set once by timeline_set (as
-// timeline.cu's: timeline.py's `stamped` takes the build). The build's cache key does not cover the included file: the probe passes its source id.
+// MAX_WINDOWS) sent, landed, done (SM clocks; 0 where not stamped). The buffer is set once by
+// timeline_set (as timeline.cu's: timeline.py's `stamped` takes the build). The build's cache key
+// does not cover the included file: the probe passes its source id.
 #define nvfp4_gemv attempt_nvfp4_gemv
 #include "../../attempts/93f-b-words-at-use/kernel.cu"
 #undef nvfp4_gemv
@@ -22,10 +24,16 @@
 #ifndef PRODUCTS
 #define PRODUCTS 1
 #endif
+// The stamps a window gets: 3 all three; 2 its sends and landing (no wait for the products'
+// sums); 1 its sends alone (no wait at all: a warp's rounds, sent to sent). Unstamped words stay 0.
+#ifndef STAMPS
+#define STAMPS 3
+#endif
 
 constexpr int MAX_WINDOWS = 20;
 constexpr int HEADER_WORDS = 6;
-constexpr int RECORD_WORDS = HEADER_WORDS + 3 * MAX_WINDOWS;
+constexpr int WINDOW_STAMP_WORDS = 3 * MAX_WINDOWS;
+constexpr int RECORD_WORDS = HEADER_WORDS + WINDOW_STAMP_WORDS;
 static uint32_t* stamps_buffer;
 
 extern "C" int timeline_set(void* stamps) {
@@ -71,6 +79,11 @@ __device__ __forceinline__ uint32_t every_word(const WindowLoads& w) {
 }
 #endif
 
+// A warp's record: its tile's (over all batches) times splits, plus its split.
+__device__ __forceinline__ uint32_t* record_of(uint32_t* stamps, long long row0, int splits, int split) {
+  return stamps + (row0 / TILE_ROWS * splits + split) * RECORD_WORDS;
+}
+
 // 93f's nvfp4_gemv_kernel<false, false> (K a multiple of 1024, one window a pass), stamped.
 __global__ void __launch_bounds__(MAX_SPLITS * 32, 1)
 window_spans_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
@@ -83,8 +96,16 @@ window_spans_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b
   const int lane = threadIdx.x % 32;
   const unsigned batch = batch0 + blockIdx.y;
   const long long row0 = (static_cast<long long>(batch) * (m / TILE_ROWS) + blockIdx.x) * TILE_ROWS;
-  // the warp's record: tile (over all batches) times splits, plus its split
-  uint32_t* record = lane == 0 ? stamps + (row0 / TILE_ROWS * splits + split) * RECORD_WORDS : nullptr;
+  // The window stamps go to the warp's place in shared memory as they are taken (a pointer to its
+  // record in global memory, held across the loop, made ptxas compute each window's addresses
+  // anew), and to the record at the end; the split's partials follow them.
+  extern __shared__ uint32_t shared_words[];
+  uint32_t* window_stamps = shared_words + split * WINDOW_STAMP_WORDS;
+  // its start written at once (held in registers across the loop, it too cost the addresses)
+  if (lane == 0) {
+    uint32_t* record = record_of(stamps, row0, splits, split);
+    record[1] = global_start, record[2] = start;
+  }
   LanePtrs p;
   p.a = a + row0 * (k / 2) + 16 * lane;
   p.sfa = sfa + row0 * (k / 16) + 2 * lane;
@@ -99,21 +120,27 @@ window_spans_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b
   float acc[ROWS_PER_WARP];
 #pragma unroll
   for (int r = 0; r < ROWS_PER_WARP; ++r) acc[r] = 0.0f;
+  // each stamp stored as soon as it is read: one held across the products costs the addresses too
+  const bool stamping = lane == 0;
   for (int window = w_begin; window < w_end; ++window) {
+    uint32_t* stamp = window_stamps + 3 * (window - w_begin);  // no warp runs more than MAX_WINDOWS (host)
     const WindowLoads w = window_loads(p, k / 2, k / 16, window);
     const uint32_t sent = clock_now();  // after the last of the window's strong loads (both volatile)
-    const uint32_t landed = clock_after(fold(w));
+    if (stamping) stamp[0] = sent;
+    if (STAMPS >= 2) {
+      const uint32_t landed = clock_after(fold(w));
+      if (stamping) stamp[1] = landed;
+    }
 #if PRODUCTS
     window_dot(mag_lo, w, acc);
 #else
     acc[0] += __uint_as_float(every_word(w) & 0x807FFFFFu);  // finite; every word kept: a word left unused
                                                              // narrows its load (ptxas)
 #endif
-    const uint32_t done = clock_after(__float_as_uint(acc[0]) ^ __float_as_uint(acc[1]) ^
-                                      __float_as_uint(acc[2]) ^ __float_as_uint(acc[3]));
-    const int i = window - w_begin;
-    if (record != nullptr && i < MAX_WINDOWS) {
-      record[HEADER_WORDS + 3 * i] = sent, record[HEADER_WORDS + 1 + 3 * i] = landed, record[HEADER_WORDS + 2 + 3 * i] = done;
+    if (STAMPS >= 3) {
+      const uint32_t done = clock_after(__float_as_uint(acc[0]) ^ __float_as_uint(acc[1]) ^
+                                        __float_as_uint(acc[2]) ^ __float_as_uint(acc[3]));
+      if (stamping) stamp[2] = done;
     }
   }
 
@@ -122,7 +149,7 @@ window_spans_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b
     row_sum_finish(acc[0]);
     if (lane % kLanesPerRow == 0) c[row0 + lane / kLanesPerRow] = __float2half_rn(acc[0]);
   } else {
-    extern __shared__ float4 split_partials[];  // 128 bytes a split, as 93f's
+    float4* split_partials = reinterpret_cast<float4*>(shared_words + splits * WINDOW_STAMP_WORDS);  // 128 bytes a split
     reinterpret_cast<float*>(split_partials + 8 * split)[lane] = acc[0];
     if (split != 0) {
       partials_stored(splits);
@@ -140,11 +167,13 @@ window_spans_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b
     }
   }
   const uint32_t end = clock_now(), global_end = global_now();
-  if (record != nullptr) {
+  if (lane == 0) {
+    uint32_t* record = record_of(stamps, row0, splits, split);
     uint32_t sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-    record[0] = sm + 1, record[1] = global_start, record[2] = start, record[3] = end, record[4] = global_end;
+    record[0] = sm + 1, record[3] = end, record[4] = global_end;
     record[5] = w_end - w_begin;
+    for (int j = 0; j < 3 * (w_end - w_begin); ++j) record[HEADER_WORDS + j] = window_stamps[j];
   }
 }
 
@@ -159,7 +188,8 @@ extern "C" int nvfp4_gemv(const uint8_t* a, const uint8_t* b, const uint8_t* sfa
   }
   const unsigned split_reciprocal = s == 1 ? 0u : static_cast<unsigned>(((1ull << 32) + s - 1) / s);
   const dim3 grid(static_cast<unsigned>(m / TILE_ROWS), static_cast<unsigned>(l));
-  window_spans_kernel<<<grid, s * 32, s > 1 ? s * 32 * sizeof(float) : 0, stream>>>(
+  const size_t shared = s * WINDOW_STAMP_WORDS * sizeof(uint32_t) + (s > 1 ? s * 32 * sizeof(float) : 0);
+  window_spans_kernel<<<grid, s * 32, shared, stream>>>(
       a, b, sfa, sfb, c, m, k, b_batch_stride, sfb_batch_stride, s, 0, split_reciprocal, stamps_buffer);
   return static_cast<int>(cudaGetLastError());
 }
@@ -169,6 +199,7 @@ extern "C" int nvfp4_gemv(const uint8_t* a, const uint8_t* b, const uint8_t* sfa
 extern "C" int window_spans_lone(const uint8_t* a, const uint8_t* b, const uint8_t* sfa, const uint8_t* sfb,
                                  __half* c, int m, int k, cudaStream_t stream) {
   if (k % WINDOW_K != 0 || k / WINDOW_K > MAX_WINDOWS || stamps_buffer == nullptr) return static_cast<int>(cudaErrorInvalidValue);
-  window_spans_kernel<<<1, 32, 0, stream>>>(a, b, sfa, sfb, c, m, k, 0, 0, 1, 0, 0u, stamps_buffer);
+  window_spans_kernel<<<1, 32, WINDOW_STAMP_WORDS * sizeof(uint32_t), stream>>>(a, b, sfa, sfb, c, m, k, 0, 0, 1, 0, 0u,
+                                                                            stamps_buffer);
   return static_cast<int>(cudaGetLastError());
 }

@@ -24,6 +24,18 @@ so that a warp's round (load, products, next sends) is longer than alone's: late
 not fall as far as the load does. The SMs' bytes on their way: 40 to 60 KB with the loads alone,
 less with the products. Falsifier: the loads' span with the products shorter than alone's by the
 products' span or more (then the queue absorbs the time away and something else sets the gap).
+
+Its first run (2dc1bbc, three stamps a window; rows replaced by the second run's) fired the
+falsifier, and the stamps cost: the stamped 93f read 7168x16384x1 clean at 1.36 times the floor
+against 93f's 1.135 (a window loop of 403 instructions against 93f's 344: each stamp held in a
+register across the products made ptxas compute the window's addresses anew). Written before the
+second run, which stores each stamp to shared memory as soon as it is read (93f's loop at 394
+instructions with all three stamps, 382 with the sends and landings, 349 with the sends alone):
+with the sends alone, every call within 3 points of 93f's and a warp's later rounds (send to
+send) on 7168x16384x1 clean 1.9 to 2.4 us, longer than the loads alone's rounds by 0.2 to 0.6 us;
+with the sends and landings, a window's load-to-use span under 93f's load between the lone warp's
+and the loads alone's. Falsifier: the sends alone further than 5 points from 93f's calls (the
+rounds are then not 93f's).
 """
 import ctypes
 import sys
@@ -44,7 +56,8 @@ SOURCE = Path(__file__).with_suffix(".cu")
 # 93f's one-wave long rows (2 parts of 8 windows a tile), two shapes of several waves (one part a
 # tile: 7 and 8 windows a warp) and the longest rows of the decode set (2 parts of 14).
 SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (57344, 8192, 1), (8192, 28672, 1)]
-KERNELS = {"93f, stamped": {}, "93f's loads alone, stamped": {"PRODUCTS": 0}}
+KERNELS = {"93f, stamped": {}, "93f's loads alone, stamped": {"PRODUCTS": 0},
+           "93f, sends and landings stamped": {"STAMPS": 2}, "93f, sends stamped": {"STAMPS": 1}}
 LONE = "one warp alone, stamped"
 CALLS = 3
 HEADER = ["sm", "global_start", "start", "end", "global_end", "windows"]
@@ -82,17 +95,20 @@ def parse(stamps: torch.Tensor) -> tuple[pd.DataFrame, pd.DataFrame]:
     return warps, windows
 
 
-def spans(warps: pd.DataFrame, windows: pd.DataFrame) -> tuple[dict, pd.DataFrame]:
+def spans(warps: pd.DataFrame, windows: pd.DataFrame, stamps: int = 3) -> tuple[dict, pd.DataFrame]:
     """One call's summary (ns at the SM clock the call's own stamps give), and each window's
     spans in ns (load: sent to landed; products: landed to done; between: done to the warp's next
-    sent)."""
+    sent; round: sent to the next sent), NaN where the build has fewer `stamps` (window_spans.cu's
+    STAMPS)."""
     ns_per_cycle = ((warps.global_end - warps.global_start) % WRAP).sum() / (warps.end - warps.start).sum()
+    windows = windows.assign(landed=windows.landed if stamps >= 2 else np.nan, done=windows.done if stamps >= 3 else np.nan)
     w = windows.sort_values(["warp", "ordinal"]).assign(
         load=lambda d: (d.landed - d.sent) * ns_per_cycle,
         products=lambda d: (d.done - d.landed) * ns_per_cycle,
-        between=lambda d: (d.groupby("warp").sent.shift(-1) - d.done) * ns_per_cycle)
+        between=lambda d: (d.groupby("warp").sent.shift(-1) - d.done) * ns_per_cycle,
+        round=lambda d: (d.groupby("warp").sent.shift(-1) - d.sent) * ns_per_cycle)
     later = w[w.ordinal > 0]
-    rounds = later.dropna(subset=["between"])  # and followed by another of the same warp
+    rounds = later.dropna(subset=["round"])  # and followed by another of the same warp
     per_sm = w.groupby("sm").agg(load_ns=("load", "sum"), windows=("load", "size"))
     sm_span_ns = warps.groupby("sm").end.max() * ns_per_cycle  # from the SM's first start
     in_flight = per_sm.load_ns * WINDOW_BYTES / sm_span_ns  # bytes on their way, on average
@@ -101,9 +117,10 @@ def spans(warps: pd.DataFrame, windows: pd.DataFrame) -> tuple[dict, pd.DataFram
            "first_load_ns": w[w.ordinal == 0].load.median(),
            "load_ns": later.load.median(), "load_p90_ns": later.load.quantile(0.9),
            "products_ns": w.products.median(), "between_ns": rounds.between.median(),
-           "away_share": (rounds.products + rounds.between).sum() / (rounds.load + rounds.products + rounds.between).sum()
-           if len(rounds) else float("nan"),
-           "in_flight_kb_per_sm": in_flight.median() / 1024,
+           "round_ns": rounds["round"].median(),
+           "away_share": (rounds.products + rounds.between).sum() / rounds["round"].sum()
+           if len(rounds) and stamps >= 3 else float("nan"),
+           "in_flight_kb_per_sm": in_flight.median() / 1024 if stamps >= 2 else float("nan"),
            "sm_gb_s": (per_sm.windows * WINDOW_BYTES / sm_span_ns).median()}
     return row, w
 
@@ -118,10 +135,10 @@ def stamped_calls(name: str, kernel, data, mode: str, stamps: torch.Tensor, shap
         L2Clearer(mode)()
         kernel(data)
         torch.cuda.synchronize()
-        row, w = spans(*parse(stamps))
+        row, w = spans(*parse(stamps), KERNELS.get(name, {}).get("STAMPS", 3))
         rows.append({"kernel": name, "m": m, "k": k, "l": l, "mode": mode, "call": call, **row})
         if call == 0:
-            medians = w.groupby("ordinal")[["load", "products", "between"]].median().add_suffix("_ns")
+            medians = w.groupby("ordinal")[["load", "products", "between", "round"]].median().add_suffix("_ns")
             by_window += [{"kernel": name, "m": m, "k": k, "l": l, "mode": mode, "ordinal": o, **r}
                           for o, r in medians.iterrows()]
     return rows, by_window
@@ -163,8 +180,8 @@ def main():
     df.to_csv(out, index=False, float_format="%.4f")
     pd.DataFrame(by_window).assign(**provenance).to_csv(out.with_name(f"window-spans-by-window-{gpu}.csv"),
                                                          index=False, float_format="%.1f")
-    shown = ["call_ns", "first_load_ns", "load_ns", "load_p90_ns", "products_ns", "between_ns", "away_share",
-             "in_flight_kb_per_sm", "sm_gb_s", "sm_ghz"]
+    shown = ["call_ns", "first_load_ns", "load_ns", "load_p90_ns", "products_ns", "between_ns", "round_ns",
+             "away_share", "in_flight_kb_per_sm", "sm_gb_s", "sm_ghz"]
     print(df.groupby(["m", "k", "l", "mode", "kernel"], sort=False)[shown].median().round(3).to_string())
     print(f"recorded {len(df)} rows in {out}")
     # What the stamps cost: the stamped builds timed beside 93f and the floor, writing their stamps.
