@@ -895,6 +895,32 @@ def test_the_window_spans_probe_stamps_93fs_h200_window_loop_around_its_loads_an
             assert clocks[1] < products[0] and products[-1] < clocks[2], (name, clocks, products[0], products[-1])
 
 
+def test_the_loop_spans_probe_is_93fs_kernel_with_its_window_loop_unmoved():
+    # scripts/probes/loop_spans.cu: with its hooks empty the copy is 93f's H200 kernel instruction
+    # for instruction; with its stamps, its window loop sends 93f's loads in 93f's order (B's first)
+    # and is within one instruction of 93f's, at 64 registers without spills
+    from scripts import load_path
+    probe = _probe_script("loop_spans")
+
+    def kernel(library, name):
+        (function,) = [f for f in build.sass(library, "sm_90a").split("Function : ")[1:] if f.startswith(name)]
+        return [text for _, text, _ in load_path.CONTROLLED.findall(function)]
+
+    def window_loop(library, name):
+        (loop,) = [loop for kernel, loop in load_path.sass_loops(build.sass(library, "sm_90a"))
+                   if kernel.startswith(name) and any("IDP" in text for _, text, _ in loop)]
+        return [text for _, text, _ in loop]
+    plain, copy = build.measured_code(build.REPO / "attempts" / "93f-b-words-at-use" / "kernel.cu"), "_Z17loop_spans_kernelILb0ELb0E"
+    empty = build.device_code(probe.SOURCE, {**probe.defines(), "LOOP_STAMPS": 0}, ("sm_90a",))
+    assert kernel(empty, copy) == kernel(plain, "_Z17nvfp4_gemv_kernelILb0ELb0E")
+    stamped = build.device_code(probe.SOURCE, probe.defines(), ("sm_90a",))
+    loop, original = window_loop(stamped, copy), window_loop(plain, "_Z17nvfp4_gemv_kernelILb0ELb0E")
+    loads = [[text.split()[0] for text in x if "LDG" in text] for x in (loop, original)]
+    assert loads[0] == loads[1] and loads[0][0] == "LDG.E.128.CONSTANT" and abs(len(loop) - len(original)) <= 1
+    (usage,) = [u for u in build.resource_usage(stamped) if u["kernel"].startswith(copy)]
+    assert usage["registers"] <= 64 and usage["spill_stores"] == 0, usage
+
+
 def test_the_register_quarters_probe_holds_blocks_of_64_72_and_80_registers():
     # scripts/probes/register_quarters.cu: the kernels' register counts are the ones the probe
     # names (84q's ring 72, its split tails 64); the first grid signals its dependents

@@ -740,6 +740,30 @@ def test_window_spans_reads_each_windows_spans_on_its_sms_clock_across_a_wrap():
     assert row["round_ns"] == 640 and w[["load", "products", "between"]].isna().all().all()
     assert np.isnan(row["in_flight_kb_per_sm"]) and np.isnan(row["away_share"])
 
+def test_loop_spans_reads_each_warps_loop_on_its_sm_and_scheduler():
+    # scripts/probes/loop_spans.py: a warp's loop start and end on its SM's clock (from the SM's
+    # first start, across a wrap) and on the global timer (from the call's first start); its
+    # scheduler (slot % 4) and the warps that scheduler held; when the loops end as shares of the
+    # call; no scheduler rows where a slot ran twice (several waves)
+    import numpy as np
+    from scripts.probes import loop_spans as probe
+    origin = (1 << 32) - 50
+    records = [  # start, end (SM clocks after the origin, 2 ns a cycle), SM, slot
+        (0, 400, 3, 0), (10, 310, 3, 4), (20, 220, 3, 1), (0, 200, 7, 0)]
+    words = np.zeros((len(records) + 1, len(probe.FIELDS)), dtype=np.uint32)  # the last not written
+    for i, (start, end, sm, slot) in enumerate(records):
+        words[i] = [(origin + start) % (1 << 32), 5000 + 2 * start, (origin + end) % (1 << 32), 5000 + 2 * end, sm + 1, slot]
+    warps = probe.parse(torch.from_numpy(words.view(np.int32).reshape(-1)))
+    assert list(warps.sm) == [3, 3, 3, 7] and list(warps.start) == [0, 10, 20, 0]
+    assert list(warps.scheduler) == [0, 0, 1, 0] and list(warps.sharing) == [2, 2, 1, 1]
+    row, by_sharing = probe.spans(warps)
+    assert row["sm_ghz"] == 0.5 and row["call_ns"] == 800 and row["span_p50_ns"] == 500
+    assert row["ended_100pct_share"] == 1 and row["ended_50pct_share"] == (440 + 620) / 2 / 800
+    assert by_sharing.set_index("sharing").span_p50_ns.to_dict() == {1: 400, 2: 700}
+    _, again = probe.spans(pd.concat([warps, warps.iloc[:1]]))
+    assert again.empty
+
+
 def test_warp_set_calls_yields_every_recorded_call_with_warp_0s_cycles_alone(monkeypatch):
     # scripts/probes/scheduler_mapping.py (and products_alone.py): the first call is not yielded;
     # each set's records come with warp 0's cycles alone in the same call; a running warp that
