@@ -2,6 +2,7 @@
 the PTX-decode attempts really uses the hardware FP4 conversion (checked without a B200)."""
 import re
 import subprocess
+from collections import Counter
 
 import pytest
 
@@ -898,7 +899,8 @@ def test_the_window_spans_probe_stamps_93fs_h200_window_loop_around_its_loads_an
 def test_the_loop_spans_probe_is_93fs_kernel_with_its_window_loop_unmoved():
     # scripts/probes/loop_spans.cu: with its hooks empty the copy is 93f's H200 kernel instruction
     # for instruction; with its stamps, its window loop sends 93f's loads in 93f's order (B's first)
-    # and is within one instruction of 93f's, at 64 registers without spills
+    # and is within one instruction of 93f's, at 64 registers without spills; with PRODUCTS 0 the
+    # loop holds no product and every load keeps its width
     from scripts import load_path
     probe = _probe_script("loop_spans")
 
@@ -919,6 +921,13 @@ def test_the_loop_spans_probe_is_93fs_kernel_with_its_window_loop_unmoved():
     assert loads[0] == loads[1] and loads[0][0] == "LDG.E.128.CONSTANT" and abs(len(loop) - len(original)) <= 1
     (usage,) = [u for u in build.resource_usage(stamped) if u["kernel"].startswith(copy)]
     assert usage["registers"] <= 64 and usage["spill_stores"] == 0, usage
+    alone = build.device_code(probe.SOURCE, probe.defines("93f's loads alone, loops stamped"), ("sm_90a",))
+    (loop,) = [loop for kernel, loop in load_path.sass_loops(build.sass(alone, "sm_90a"))
+               if kernel.startswith(copy) and any("LDG" in text for _, text, _ in loop)]
+    alone_loads = Counter(text.split()[0] for _, text, _ in loop if "LDG" in text)  # the loop unrolled or not
+    windows = sum(alone_loads.values()) // len(loads[1])
+    assert windows >= 1 and alone_loads == Counter({kind: windows * n for kind, n in Counter(loads[1]).items()})
+    assert not any("IDP" in text for _, text, _ in loop)
 
 
 def test_the_register_quarters_probe_holds_blocks_of_64_72_and_80_registers():

@@ -17,6 +17,21 @@
 #ifndef LOOP_STAMPS
 #define LOOP_STAMPS 1
 #endif
+// 0: the products left out, a fold of every loaded word in their place (93f's loads alone; the
+// loop is then not 93f's, and the sums are not an answer).
+#ifndef PRODUCTS
+#define PRODUCTS 1
+#endif
+
+#if !PRODUCTS
+__device__ __forceinline__ void window_dot_or_fold(uint32_t, const WindowLoads& w, float (&acc)[ROWS_PER_WARP]) {
+  uint32_t x = w.b_bytes.x ^ w.b_bytes.y ^ w.b_bytes.z ^ w.b_bytes.w ^ w.sfb_two;
+#pragma unroll
+  for (int r = 0; r < ROWS_PER_WARP; ++r) x ^= w.a_rows[r].x ^ w.a_rows[r].y ^ w.a_rows[r].z ^ w.a_rows[r].w ^ w.sfa_rows[r];
+  acc[0] += __uint_as_float(x & 0x807FFFFFu);  // finite; every word kept (a word left unused narrows its load)
+}
+#define window_dot window_dot_or_fold
+#endif
 
 // A warp's record, 32-bit words: the loop's start (SM clock, global timer), its end (the same),
 // its SM + 1 (0: not written) and its slot.

@@ -5,9 +5,11 @@ grids. Each call runs alone after the L2 is cleared as the harness clears it, CA
 shape and mode. Per call: the call's span (the first loop's start to the last loop's end, global
 timer), the warps' loop spans (SM clock), and when the warps' loops end, as shares of the call's
 span (a quarter, half, three quarters and all of them); per call and scheduler load (the warps
-an SM's scheduler holds, slot % 4, section 91), how long its warps' loops take. Rows in
+an SM's scheduler holds, slot % 4, section 91) and per rank on its scheduler (the order of its
+warps' starts), how long its warps' loops take and when they end. With PRODUCTS 0 the same loop
+without its products (93f's loads alone, a fold of the words in their place). Rows in
 results/probes/loop-spans-<gpu>.csv and loop-spans-schedulers-<gpu>.csv; every warp of the first
-clean call on the one-wave shape in loop-spans-warps-<gpu>.csv; then the stamped build timed
+clean call on the one-wave shape in loop-spans-warps-<gpu>.csv; then the stamped builds timed
 beside 93f and the floor (what the stamps cost: loop-spans-timed-<gpu>.csv). From the repository
 root on a GPU:
     python3 scripts/probes/loop_spans.py
@@ -22,6 +24,16 @@ taking longer than those of schedulers holding fewer, by up to a seventh. On the
 waves (one warp a tile there) the spans' spread is what ends the last wave. Falsifier: half of the
 loops of 7168x16384x1 ending after 90 percent of the call's span (then they end together, and the
 models' shortening rounds were their own).
+
+Its first run (a7f69a9, 93f alone; rows replaced by the second run's) held: half of the loops of
+7168x16384x1 clean had ended by 0.81 of the span, and a warp's end followed its rank on its
+scheduler, the first rank's median about 3.7 us before the seventh's, the warps of schedulers
+holding 7 taking a few percent longer than those holding 6. Written before the second run, which
+adds the loads alone: the order comes from the products (the warps' issue, the oldest warp first
+where several are ready), so without them the ranks' median ends lie within 0.7 us of each other
+on 7168x16384x1 clean and half of the loops end after 0.9 of the span. Falsifier: the loads
+alone's ends following rank by more than half as much as 93f's (then the order is the memory's
+service, not the issue).
 """
 import sys
 from pathlib import Path
@@ -40,15 +52,15 @@ SOURCE = Path(__file__).with_suffix(".cu")
 # The benchmark shapes (one wave, then one warp a tile of 7 and of 2 windows), and two decode
 # shapes of long rows (one warp a tile in several waves; two parts of 14 windows in one).
 SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (57344, 8192, 1), (8192, 28672, 1)]
-NAME = "93f, loops stamped"
+KERNELS = {"93f, loops stamped": {}, "93f's loads alone, loops stamped": {"PRODUCTS": 0}}
 CALLS = 3
 FIELDS = ["start", "global_start", "end", "global_end", "sm", "slot"]
 WRAP = 1 << 32  # the clocks' low halves
 ENDED_BY = (0.25, 0.5, 0.75, 1.0)
 
 
-def defines() -> dict:
-    return included_source("93f")
+def defines(name: str = "93f, loops stamped") -> dict:
+    return {**KERNELS[name], **included_source("93f")}
 
 
 def stamp_buffer(shapes) -> torch.Tensor:
@@ -70,11 +82,13 @@ def parse(stamps: torch.Tensor) -> pd.DataFrame:
     warps[["global_start", "global_end"]] = (warps[["global_start", "global_end"]] - origin) % WRAP
     warps["scheduler"] = warps.slot % 4
     warps["sharing"] = warps.groupby(["sm", "scheduler"]).slot.transform("size")  # one wave: its warps
+    warps["rank"] = warps.groupby(["sm", "scheduler"]).start.rank(method="first").astype(int)  # its start's order
     return warps
 
 
 def spans(warps: pd.DataFrame) -> tuple[dict, pd.DataFrame]:
-    """One call's summary, and per scheduler load (sharing) the warps' loop spans in ns, where the
+    """One call's summary, and per scheduler load (sharing) and per rank on the scheduler (the
+    order of the warps' starts there) the warps' loop spans in ns and when they end, where the
     call is one wave (no slot of an SM used twice; else no rows: a scheduler's warps then come in
     turns)."""
     ns_per_cycle = ((warps.global_end - warps.global_start) % WRAP).sum() / (warps.end - warps.start).sum()
@@ -86,48 +100,52 @@ def spans(warps: pd.DataFrame) -> tuple[dict, pd.DataFrame]:
            **{f"ended_{int(100 * q)}pct_share": warps.global_end.quantile(q) / call for q in ENDED_BY}}
     if warps.duplicated(["sm", "slot"]).any():
         return row, pd.DataFrame()
-    by_sharing = (warps.assign(span_ns=span).groupby("sharing")
-                  .agg(warps=("span_ns", "size"), span_p50_ns=("span_ns", "median"),
-                       end_p50_share=("global_end", lambda e: e.median() / call)).reset_index())
-    return row, by_sharing
+    groups = [(warps.assign(span_ns=span).groupby(by)
+               .agg(warps=("span_ns", "size"), span_p50_ns=("span_ns", "median"),
+                    end_p50_share=("global_end", lambda e: e.median() / call)).reset_index()
+               .rename(columns={by: "value"}).assign(by=by)) for by in ("sharing", "rank")]
+    return row, pd.concat(groups, ignore_index=True)[["by", "value", "warps", "span_p50_ns", "end_p50_share"]]
 
 
 def main():
     gpu = sol.gpu_key(torch.cuda.get_device_name())
     stamps = stamp_buffer(SHAPES)
-    rows, schedulers, first_warps = [], [], None
+    rows, schedulers, first_warps = [], [], []
     for mode in MODES:
         for shape in SHAPES:
             m, k, l = shape
             data = problem.generate_input(*shape, seed=problem.TASK_SEED)
-            kernel = warmed_up(NAME, defines(), stamps, data, shape, SOURCE, computes="93f")
-            for call in range(CALLS):
-                stamps.zero_()
-                L2Clearer(mode)()
-                kernel(data)
-                torch.cuda.synchronize()
-                warps = parse(stamps)
-                row, by_sharing = spans(warps)
-                key = {"kernel": NAME, "m": m, "k": k, "l": l, "mode": mode, "call": call}
-                rows.append({**key, **row})
-                schedulers += [{**key, **r} for r in by_sharing.to_dict("records")]
-                if call == 0 and mode == "clean" and shape == SHAPES[0]:
-                    first_warps = warps.assign(**key)
+            for name, kernel_defines in KERNELS.items():
+                kernel = warmed_up(name, defines(name), stamps, data, shape, SOURCE,
+                                   computes="93f" if kernel_defines.get("PRODUCTS", 1) else None)
+                for call in range(CALLS):
+                    stamps.zero_()
+                    L2Clearer(mode)()
+                    kernel(data)
+                    torch.cuda.synchronize()
+                    warps = parse(stamps)
+                    row, groups = spans(warps)
+                    key = {"kernel": name, "m": m, "k": k, "l": l, "mode": mode, "call": call}
+                    rows.append({**key, **row})
+                    schedulers += [{**key, **r} for r in groups.to_dict("records")]
+                    if call == 0 and mode == "clean" and shape == SHAPES[0]:
+                        first_warps.append(warps.assign(**key))
     provenance = results.provenance()
     df = pd.DataFrame(rows).assign(**provenance)
     out = RESULTS_DIR / "probes" / f"loop-spans-{gpu}.csv"
     df.to_csv(out, index=False, float_format="%.4f")
     pd.DataFrame(schedulers).assign(**provenance).to_csv(out.with_name(f"loop-spans-schedulers-{gpu}.csv"),
                                                          index=False, float_format="%.4f")
-    first_warps.assign(**provenance).to_csv(out.with_name(f"loop-spans-warps-{gpu}.csv"), index=False)
+    pd.concat(first_warps).assign(**provenance).to_csv(out.with_name(f"loop-spans-warps-{gpu}.csv"), index=False)
     shown = ["call_ns", "last_start_ns", "span_p50_ns", "span_p90_ns", "span_max_ns",
              *[f"ended_{int(100 * q)}pct_share" for q in ENDED_BY], "sm_ghz"]
-    print(df.groupby(["m", "k", "l", "mode"], sort=False)[shown].median().round(3).to_string())
-    print(pd.DataFrame(schedulers).groupby(["m", "k", "l", "mode", "sharing"], sort=False)
+    print(df.groupby(["m", "k", "l", "mode", "kernel"], sort=False)[shown].median().round(3).to_string())
+    print(pd.DataFrame(schedulers).groupby(["m", "k", "l", "mode", "kernel", "by", "value"], sort=False)
           [["warps", "span_p50_ns", "end_p50_share"]].median().round(3).to_string())
     print(f"recorded {len(df)} rows in {out}")
     # What the stamps cost: the stamped build timed beside 93f and the floor, writing its stamps.
-    record("loop-spans-timed", {"93f": (attempts.find("93f").source, None), NAME: (SOURCE, defines())}, SHAPES)
+    record("loop-spans-timed", {"93f": (attempts.find("93f").source, None)} |
+           {name: (SOURCE, defines(name)) for name in KERNELS}, SHAPES)
 
 
 if __name__ == "__main__":
