@@ -310,6 +310,8 @@ def probe_medians(probe: str, gpu: str, keys: list, values: list) -> pd.DataFram
         return pd.DataFrame()
     df = pd.read_csv(path, keep_default_na=False)
     df[keys] = df[keys].astype(str)
+    # a quantity a row has no record of (a build without that stamp) is blank: not a number
+    df[values] = df[values].apply(pd.to_numeric, errors="coerce")
     groups = df.groupby(keys, sort=False)
     medians = groups[values].median().assign(calls=groups.size()).reset_index()
     medians.attrs["run"] = df.iloc[0]
