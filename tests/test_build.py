@@ -14,7 +14,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "93u", "93w", "93x", "93y", "93z", "93za", "93zb", "94", "95", "95a", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "93u", "93w", "93x", "93y", "93z", "93za", "93zb", "93zc", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -483,6 +483,27 @@ def test_93z_keeps_93fs_kernels_and_schedules_its_runs_as_93fs_window_loop():
     assert len(runs) == 2
     for _, waits in runs:
         assert all(abs(w - p) <= 15 or w > p for w, p in zip(waits, parent_waits)), (waits, parent_waits)
+
+
+def test_93zc_keeps_93fs_kernels_and_takes_each_window_by_ticket():
+    # 93zc's README: its nvfp4_gemv_kernel instantiations are 93f's, instruction for instruction;
+    # the dealt kernel takes a window a ticket (one shared atomic in its loop of one window, none in
+    # the control TICKETS=0), and both builds schedule that loop alike (A's loads on one scoreboard,
+    # first waited on at the same distance after the last of them)
+    from scripts import load_path
+    ours = _kernel_sass(build.build(attempts.find("93zc").source), "nvfp4_gemv_kernel")
+    assert ours and ours == _kernel_sass(build.build(attempts.find("93f").source), "nvfp4_gemv_kernel")
+    dealt = "_Z23nvfp4_gemv_dealt_kernelPKhS0_S0_S0_P6__halfixxi16DealtReciprocals"
+    waits = []
+    for defines, atomics in ((None, 1), ({"TICKETS": 0}, 0)):
+        (loop,) = [loop for kernel, loop in load_path.controlled_loops("93zc", defines)
+                   if kernel == dealt and any("IDP" in text for _, text, _ in loop)]
+        assert sum("ATOMS" in text for _, text, _ in loop) == atomics, defines
+        a_loads = [i for i, (_, text, _) in enumerate(loop) if load_path.A_LOAD.match(text)]
+        board = (loop[a_loads[0]][2] >> 46) & 7
+        assert {(loop[i][2] >> 46) & 7 for i in a_loads} == {board}, defines
+        waits.append(next(k for k in range(a_loads[-1] + 1, len(loop)) if (loop[k][2] >> 52) >> board & 1) - a_loads[-1])
+    assert waits[0] == waits[1], waits
 
 
 def test_93za_sleeps_before_its_first_load_and_keeps_93fs_window_loop():

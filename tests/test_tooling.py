@@ -417,6 +417,8 @@ def test_register_quarters_waves_average_the_warps_held_while_blocks_wait():
     ("next_window_copied", "next-window-copied", {"93f": None, "93y": None, "93y, one window ahead": {"WINDOWS_AHEAD": 1},
                                                   "93y, nothing ahead": {"WINDOWS_AHEAD": 0}}),
     ("windows_dealt", "windows-dealt", {"93f": None, "93z": None}),
+    ("windows_by_ticket", "windows-by-ticket", {"93f": None, "93z": None, "93zc": None,
+                                                "93zc, windows dealt in turn": {"TICKETS": 0}}),
     ("dealt_forms", "dealt-forms", {"93f": None, "93z": None, "93z, blocks of 8 warps": {"DEALT_WARPS_A_BLOCK": 8},
                                     "93z, tiles strided": {"DEALT_STRIDED": 1}}),
     ("starts_staggered", "starts-staggered", {"93f": None, "93za": None, "93za, 150 ns": {"STAGGER_NS": 150},
