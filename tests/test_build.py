@@ -949,6 +949,20 @@ def test_the_loop_spans_probe_is_93fs_kernel_with_its_window_loop_unmoved():
     windows = sum(alone_loads.values()) // len(loads[1])
     assert windows >= 1 and alone_loads == Counter({kind: windows * n for kind, n in Counter(loads[1]).items()})
     assert not any("IDP" in text for _, text, _ in loop)
+    # with DEALT 1 it stamps 93zc's dealt kernel (tickets, or TICKETS 0): the same loads, the same
+    # shared atomics, a loop within 30 instructions of 93zc's
+    dealt = "_Z23nvfp4_gemv_dealt_kernelPKhS0_S0_S0_P6__halfixxi16DealtReciprocals"
+    for name in ("93zc, loops stamped", "93zc's windows dealt in turn, loops stamped"):
+        tickets = probe.KERNELS[name].get("TICKETS")
+        (theirs,) = [loop for kernel, loop in load_path.controlled_loops("93zc", {"TICKETS": 0} if tickets == 0 else None)
+                     if kernel == dealt and any("IDP" in text for _, text, _ in loop)]
+        (mine,) = [loop for kernel, loop in load_path.sass_loops(build.sass(build.device_code(
+                   probe.SOURCE, probe.defines(name), ("sm_90a",)), "sm_90a"))
+                   if kernel.startswith("_Z18dealt_spans_kernel") and any("IDP" in text for _, text, _ in loop)]
+        for kind in ("LDG", "ATOMS"):
+            assert Counter(t.split()[1 if t.startswith("@") else 0] for _, t, _ in mine if kind in t) == \
+                Counter(t.split()[1 if t.startswith("@") else 0] for _, t, _ in theirs if kind in t), (name, kind)
+        assert abs(len(mine) - len(theirs)) <= 30, (name, len(mine), len(theirs))
 
 
 def test_the_register_quarters_probe_holds_blocks_of_64_72_and_80_registers():

@@ -761,8 +761,9 @@ def test_loop_spans_reads_each_warps_loop_on_its_sm_and_scheduler():
     row, by_sharing = probe.spans(warps)
     assert row["sm_ghz"] == 0.5 and row["call_ns"] == 800 and row["span_p50_ns"] == 500
     assert row["ended_100pct_share"] == 1 and row["ended_50pct_share"] == (440 + 620) / 2 / 800
-    assert list(warps["rank"]) == [1, 2, 1, 1]
+    assert list(warps["rank"]) == [1, 2, 1, 1] and list(warps.slot_rank) == [0, 1, 0, 0]
     sharing, rank = (by_sharing[by_sharing.by == by].set_index("value") for by in ("sharing", "rank"))
+    assert by_sharing[by_sharing.by == "slot_rank"].warps.tolist() == [3, 1]
     assert sharing.span_p50_ns.to_dict() == {1: 400, 2: 700} and rank.warps.to_dict() == {1: 3, 2: 1}
     assert rank.end_p50_share.to_dict() == {1: 440 / 800, 2: 620 / 800}
     _, again = probe.spans(pd.concat([warps, warps.iloc[:1]]))

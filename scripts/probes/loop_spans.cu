@@ -10,8 +10,18 @@
 // timeline_set (as timeline.cu's); 93f's dispatch launches the copy on 93f's grids (the H200's
 // path, no scale runs). The build's cache key does not cover the included file: the probe passes
 // its source id.
+// With DEALT 1, 93zc's kernel.cu instead (93f's kernels and 93zc's block of 32 warps an SM taking
+// its windows by ticket, or with TICKETS 0 dealt in turn), and 93zc's dealt kernel is the one
+// copied and stamped, on the shapes 93zc's rule takes (the others run 93zc's own launch, unstamped).
+#ifndef DEALT
+#define DEALT 0
+#endif
 #define nvfp4_gemv attempt_nvfp4_gemv
+#if DEALT
+#include "../../attempts/93zc-windows-by-ticket/kernel.cu"
+#else
 #include "../../attempts/93f-b-words-at-use/kernel.cu"
+#endif
 #undef nvfp4_gemv
 
 #ifndef LOOP_STAMPS
@@ -157,6 +167,59 @@ loop_spans_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
   }
 }
 
+#if DEALT
+// 93zc's dealt kernel, line for line but for the two hooks.
+__global__ void __launch_bounds__(DEALT_WARPS * 32, MAX_SPLITS / DEALT_WARPS)
+dealt_spans_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
+                   const uint8_t* __restrict__ sfa, const uint8_t* __restrict__ sfb,
+                   __half* __restrict__ c, int k, long long b_batch_stride, long long sfb_batch_stride,
+                   int tiles, DealtReciprocals reciprocal) {
+  const int warp = __shfl_sync(0xFFFFFFFFu, threadIdx.x / 32, 0);
+  const int lane = threadIdx.x % 32;
+  const int windows = k / WINDOW_K;
+  const int t0 = dealt_div(blockIdx.x * tiles, reciprocal.blocks);
+  const int block_tiles = dealt_div((blockIdx.x + 1) * tiles, reciprocal.blocks) - t0;
+  const int n = block_tiles * windows;
+  uint32_t lane_id;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane_id));
+  const uint32_t mag_lo = kMagLo + (lane_id >> 5);
+  __shared__ int next_window;
+  __shared__ float window_sums[TICKET_MAX_WINDOWS][TILE_ROWS];
+  if (threadIdx.x == 0) next_window = 0;
+  __syncthreads();
+  LOOP_START();
+  for (int taken = warp;; taken += DEALT_WARPS) {
+    int ticket = taken;
+    if (TICKETS && lane == 0) ticket = atomicAdd(&next_window, 1);
+    const int x = __shfl_sync(0xFFFFFFFFu, ticket, 0);
+    if (x >= n) break;
+    const int tile = dealt_div(x, reciprocal.windows), window = x - tile * windows;
+    const float sum = ticket_window(mag_lo, a, b, sfa, sfb, k, b_batch_stride, sfb_batch_stride, reciprocal.batch_tiles,
+                                    t0 + tile, window, lane);
+    if (lane % kLanesPerRow == 0) window_sums[x][lane / kLanesPerRow] = sum;
+  }
+  LOOP_END();
+  __syncthreads();
+  if (threadIdx.x < TILE_ROWS * block_tiles) {
+    const int tile = threadIdx.x / TILE_ROWS, row = threadIdx.x % TILE_ROWS;
+    float total = 0.0f;
+    for (int w = 0; w < windows; ++w) total += window_sums[tile * windows + w][row];
+    c[static_cast<long long>(t0 + tile) * TILE_ROWS + row] = __float2half_rn(total);
+  }
+}
+
+// 93zc's launch, the dealt kernel stamped.
+extern "C" int nvfp4_gemv(const uint8_t* a, const uint8_t* b, const uint8_t* sfa, const uint8_t* sfb,
+                          __half* c, int m, int k, int l, long long b_batch_stride,
+                          long long sfb_batch_stride, cudaStream_t stream) {
+  if (!windows_dealt(m, k, l)) return attempt_nvfp4_gemv(a, b, sfa, sfb, c, m, k, l, b_batch_stride, sfb_batch_stride, stream);
+  const auto reciprocal = [](unsigned d) { return static_cast<unsigned>(((1ull << 32) + d - 1) / d); };
+  const DealtReciprocals r{reciprocal(dealt_blocks()), reciprocal(m / TILE_ROWS), reciprocal(k / WINDOW_K)};
+  dealt_spans_kernel<<<dealt_blocks(), DEALT_WARPS * 32, 0, stream>>>(a, b, sfa, sfb, c, k, b_batch_stride,
+                                                                     sfb_batch_stride, m / TILE_ROWS * l, r);
+  return static_cast<int>(cudaGetLastError());
+}
+#else
 // 93f's launch on the H200's path (no scale runs, K a multiple of 1024, one launch); anything else
 // an invalid-value error before any launch.
 extern "C" int nvfp4_gemv(const uint8_t* a, const uint8_t* b, const uint8_t* sfa, const uint8_t* sfb,
@@ -172,3 +235,4 @@ extern "C" int nvfp4_gemv(const uint8_t* a, const uint8_t* b, const uint8_t* sfa
       a, b, sfa, sfb, c, m, k, b_batch_stride, sfb_batch_stride, s, 0, split_reciprocal);
   return static_cast<int>(cudaGetLastError());
 }
+#endif

@@ -6,8 +6,10 @@ shape and mode. Per call: the call's span (the first loop's start to the last lo
 timer), the warps' loop spans (SM clock), and when the warps' loops end, as shares of the call's
 span (a quarter, half, three quarters and all of them); per call and scheduler load (the warps
 an SM's scheduler holds, slot % 4, section 91) and per rank on its scheduler (the order of its
-warps' starts), how long its warps' loops take and when they end. With PRODUCTS 0 the same loop
-without its products (93f's loads alone, a fold of the words in their place). Rows in
+warps' starts, and its place among the scheduler's slots, slot // 4), how long its warps' loops
+take and when they end. With PRODUCTS 0 the same loop without its products (93f's loads alone, a
+fold of the words in their place); with DEALT 1 93zc's block of 32 warps an SM (section 94), its
+windows by ticket and dealt in turn (TICKETS 0), on the shapes its rule takes. Rows in
 results/probes/loop-spans-<gpu>.csv and loop-spans-schedulers-<gpu>.csv; every warp of the first
 clean call on the one-wave shape in loop-spans-warps-<gpu>.csv; then the stamped builds timed
 beside 93f and the floor (what the stamps cost: loop-spans-timed-<gpu>.csv). From the repository
@@ -34,6 +36,16 @@ where several are ready), so without them the ranks' median ends lie within 0.7 
 on 7168x16384x1 clean and half of the loops end after 0.9 of the span. Falsifier: the loads
 alone's ends following rank by more than half as much as 93f's (then the order is the memory's
 service, not the issue).
+
+Its second run (595b0be) held in direction (the loads alone's ranks end within about a microsecond,
+a third of 93f's spread) and missed the 0.7 us. Written before the third run, which adds 93zc's
+block of 32 warps an SM (DEALT 1; 93zc lost to 93f, and in clean mode its tickets were level with
+the windows dealt in turn, section 94): inside one block, whose warps all start at once, the order
+of the ends follows the warps' places on their schedulers as in 93f's grid, so with the windows
+dealt in turn the ranks' (slot // 4) median ends spread over at least a tenth of the span on
+7168x16384x1 clean, and with the tickets over less than half of that. Falsifier: the windows dealt
+in turn ending within a twentieth of the span across ranks (then one block has no such order, and
+the tickets had nothing to even out).
 """
 import sys
 from pathlib import Path
@@ -52,7 +64,10 @@ SOURCE = Path(__file__).with_suffix(".cu")
 # The benchmark shapes (one wave, then one warp a tile of 7 and of 2 windows), and two decode
 # shapes of long rows (one warp a tile in several waves; two parts of 14 windows in one).
 SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4), (57344, 8192, 1), (8192, 28672, 1)]
-KERNELS = {"93f, loops stamped": {}, "93f's loads alone, loops stamped": {"PRODUCTS": 0}}
+KERNELS = {"93f, loops stamped": {}, "93f's loads alone, loops stamped": {"PRODUCTS": 0},
+           "93zc, loops stamped": {"DEALT": 1}, "93zc's windows dealt in turn, loops stamped": {"DEALT": 1, "TICKETS": 0}}
+# 93zc's builds are stamped where its rule takes the shape (93z's: one wave leaving warps unused)
+DEALT_SHAPES = [(7168, 16384, 1), (8192, 28672, 1)]
 CALLS = 3
 FIELDS = ["start", "global_start", "end", "global_end", "sm", "slot"]
 WRAP = 1 << 32  # the clocks' low halves
@@ -60,7 +75,15 @@ ENDED_BY = (0.25, 0.5, 0.75, 1.0)
 
 
 def defines(name: str = "93f, loops stamped") -> dict:
-    return {**KERNELS[name], **included_source("93f")}
+    return {**KERNELS[name], **included_source("93zc" if KERNELS[name].get("DEALT") else "93f")}
+
+
+def computes(name: str) -> str | None:
+    """The attempt whose output a build computes bit for bit (93zc's control too: its sums are
+    added in window order whoever ran them), None for the loads alone."""
+    if not KERNELS[name].get("PRODUCTS", 1):
+        return None
+    return "93zc" if KERNELS[name].get("DEALT") else "93f"
 
 
 def stamp_buffer(shapes) -> torch.Tensor:
@@ -83,6 +106,7 @@ def parse(stamps: torch.Tensor) -> pd.DataFrame:
     warps["scheduler"] = warps.slot % 4
     warps["sharing"] = warps.groupby(["sm", "scheduler"]).slot.transform("size")  # one wave: its warps
     warps["rank"] = warps.groupby(["sm", "scheduler"]).start.rank(method="first").astype(int)  # its start's order
+    warps["slot_rank"] = warps.slot // 4  # its place among its scheduler's slots
     return warps
 
 
@@ -103,7 +127,7 @@ def spans(warps: pd.DataFrame) -> tuple[dict, pd.DataFrame]:
     groups = [(warps.assign(span_ns=span).groupby(by)
                .agg(warps=("span_ns", "size"), span_p50_ns=("span_ns", "median"),
                     end_p50_share=("global_end", lambda e: e.median() / call)).reset_index()
-               .rename(columns={by: "value"}).assign(by=by)) for by in ("sharing", "rank")]
+               .rename(columns={by: "value"}).assign(by=by)) for by in ("sharing", "rank", "slot_rank")]
     return row, pd.concat(groups, ignore_index=True)[["by", "value", "warps", "span_p50_ns", "end_p50_share"]]
 
 
@@ -116,8 +140,9 @@ def main():
             m, k, l = shape
             data = problem.generate_input(*shape, seed=problem.TASK_SEED)
             for name, kernel_defines in KERNELS.items():
-                kernel = warmed_up(name, defines(name), stamps, data, shape, SOURCE,
-                                   computes="93f" if kernel_defines.get("PRODUCTS", 1) else None)
+                if kernel_defines.get("DEALT") and shape not in DEALT_SHAPES:
+                    continue
+                kernel = warmed_up(name, defines(name), stamps, data, shape, SOURCE, computes=computes(name))
                 for call in range(CALLS):
                     stamps.zero_()
                     L2Clearer(mode)()
@@ -144,7 +169,7 @@ def main():
           [["warps", "span_p50_ns", "end_p50_share"]].median().round(3).to_string())
     print(f"recorded {len(df)} rows in {out}")
     # What the stamps cost: the stamped build timed beside 93f and the floor, writing its stamps.
-    record("loop-spans-timed", {"93f": (attempts.find("93f").source, None)} |
+    record("loop-spans-timed", {"93f": (attempts.find("93f").source, None), "93zc": (attempts.find("93zc").source, None)} |
            {name: (SOURCE, defines(name)) for name in KERNELS}, SHAPES)
 
 
