@@ -23,8 +23,8 @@ SHAPE MODE` a column of the timeline probe's run (ns); `fig GPU KERNEL ring-time
 SHAPE MODE` one of a ring's stamped run, results/probes/NAME-<gpu>.csv (ns; sm_ghz in GHz); `fig GPU KERNEL room:COLUMN SHAPE MODE` a
 column of its `room` run (results/probes/timeline-room-<gpu>.csv); `fig GPU KEY=VALUE&KEY=VALUE
 probe-median:PROBE:COLUMN DIGITS` the median of a column over the calls of a probe whose rows are
-calls (results/probes/PROBE-<gpu>.csv), of the rows whose KEY columns hold those values (spaces
-as underscores), as its probe-medians table shows it. Blocks: `table NAME ARGS...` with the names in TABLES (common/reports.py).
+calls (results/probes/PROBE-<gpu>.csv), of the rows whose KEY columns hold those values (as
+written, or with spaces as underscores), as its probe-medians table shows it. Blocks: `table NAME ARGS...` with the names in TABLES (common/reports.py).
 tests/test_generated.py fails when any generated fragment differs from what the data gives.
 """
 import re
@@ -193,7 +193,8 @@ def probe_value(gpu: str, probe: str, column: str = "x_floor", *, strategy: str,
 
 def probe_median_value(gpu: str, probe: str, column: str, *, selector: str, digits: str) -> str:
     """The median of one column over the calls of a probe whose rows are calls, among the rows
-    that `selector` picks (KEY=VALUE pairs joined by '&', spaces as underscores), as
+    that `selector` picks (KEY=VALUE pairs joined by '&', spaces as underscores; a value with
+    underscores of its own matches as written), as
     reports.probe_medians() gives it."""
     picked = dict(pair.split("=", 1) for pair in selector.split("&"))
     try:
@@ -201,8 +202,8 @@ def probe_median_value(gpu: str, probe: str, column: str, *, selector: str, digi
     except KeyError as missing:
         raise FragmentError(f"probe {probe} on {gpu} has no column {missing}") from None
     hit = medians
-    for key, value in picked.items():
-        hit = hit[hit[key] == value.replace("_", " ")] if not hit.empty else hit
+    for key, value in picked.items():  # a value as written, or with its underscores as spaces
+        hit = hit[hit[key].isin({value, value.replace("_", " ")})] if not hit.empty else hit
     if hit.empty:
         raise FragmentError(f"probe {probe} on {gpu} has no {column} where {selector}")
     return reports._fmt(hit[column].iloc[0], int(digits))

@@ -98,6 +98,14 @@ def test_a_probe_median_figure_is_the_cell_its_probe_medians_table_shows():
     assert value == [c.strip() for c in row.split("|")][3] and row.endswith("| 7 |")
     with pytest.raises(fragments.FragmentError):
         fragments.fig("h200", "cycles=40000&strategy=no_such_pipe", "probe-median:clock-by-pipe:sm_ghz", "3")
+    # a key's value with underscores of its own (loop_spans' groups "slot_rank") matches as written
+    by_place = fragments.fig("h200", "kernel=93zc,_loops_stamped&m=7168&k=16384&mode=clean&by=slot_rank&value=0",
+                             "probe-median:loop-spans-schedulers:end_p50_share", "3")
+    medians = fragments.reports.probe_medians("loop-spans-schedulers", "h200", ["kernel", "m", "mode", "by", "value"],
+                                              ["end_p50_share"])
+    (cell,) = medians[(medians.kernel == "93zc, loops stamped") & (medians.m == "7168") & (medians["mode"] == "clean") &
+                      (medians.by == "slot_rank") & (medians.value == "0")].end_p50_share
+    assert by_place == f"{cell:.3f}"
 
 
 def test_a_ring_timeline_figure_gives_the_sm_clock_in_ghz_and_the_times_in_ns():
