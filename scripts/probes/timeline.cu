@@ -26,6 +26,7 @@
 #include <cuda_fp16.h>
 #include <cstdint>
 #include "nvfp4_gemv.h"  // the entry point this file defines (contract 1)
+#include "stamps.cuh"
 
 #ifndef FLOOR
 #define FLOOR 0
@@ -61,31 +62,6 @@
 // SM + 1 (0: not written), global start (ns), start (SM clock), -, then the arrival of its last
 // window and its end (SM clocks), its global end (ns), -.
 constexpr int STAMP_FIELDS = 8;
-static uint32_t* stamps_buffer;  // passed to the kernels as a parameter: no load before a stamp
-
-extern "C" int timeline_set(void* stamps) {
-  stamps_buffer = static_cast<uint32_t*>(stamps);
-  return 0;
-}
-
-__device__ __forceinline__ uint32_t clock_now() {
-  uint32_t t;
-  asm volatile("mov.u32 %0, %%clock;" : "=r"(t) :: "memory");
-  return t;
-}
-__device__ __forceinline__ uint32_t global_now() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) :: "memory");
-  return static_cast<uint32_t>(t);
-}
-// The clock, read only once `word` is in its register (the predicate depends on it, and the SM
-// issues a warp's instructions in order).
-__device__ __forceinline__ uint32_t clock_after(uint32_t word) {
-  uint32_t t;
-  asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, %1, 0x9E3779B9;\nmov.u32 %0, 0;\n"
-               "@!p mov.u32 %0, %%clock;\n}" : "=r"(t) : "r"(word) : "memory");
-  return t;
-}
 
 // Lane 0 of each warp writes its start at once and the rest at its end (a 16-byte store each),
 // holding its index and the last window's arrival stamp in registers between (the buffer is a

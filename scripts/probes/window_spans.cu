@@ -15,11 +15,12 @@
 // Each warp's record, 32-bit words (clock low halves): SM + 1 (0: not written), global start (ns),
 // start (SM clock), end (SM clock), global end (ns), its windows, then per window (at most
 // MAX_WINDOWS) sent, landed, done (SM clocks; 0 where not stamped). The buffer is set once by
-// timeline_set (as timeline.cu's: timeline.py's `stamped` takes the build). The build's cache key
+// timeline_set (stamps.cuh: timeline.py's `stamped` takes the build). The build's cache key
 // does not cover the included file: the probe passes its source id.
 #define nvfp4_gemv attempt_nvfp4_gemv
 #include "../../attempts/93f-b-words-at-use/kernel.cu"
 #undef nvfp4_gemv
+#include "stamps.cuh"
 
 #ifndef PRODUCTS
 #define PRODUCTS 1
@@ -34,31 +35,6 @@ constexpr int MAX_WINDOWS = 20;
 constexpr int HEADER_WORDS = 6;
 constexpr int WINDOW_STAMP_WORDS = 3 * MAX_WINDOWS;
 constexpr int RECORD_WORDS = HEADER_WORDS + WINDOW_STAMP_WORDS;
-static uint32_t* stamps_buffer;
-
-extern "C" int timeline_set(void* stamps) {
-  stamps_buffer = static_cast<uint32_t*>(stamps);
-  return 0;
-}
-
-__device__ __forceinline__ uint32_t clock_now() {
-  uint32_t t;
-  asm volatile("mov.u32 %0, %%clock;" : "=r"(t) :: "memory");
-  return t;
-}
-__device__ __forceinline__ uint32_t global_now() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) :: "memory");
-  return static_cast<uint32_t>(t);
-}
-// The clock, read only once `word` is in its register (the predicate depends on it; a warp's
-// instructions issue in order).
-__device__ __forceinline__ uint32_t clock_after(uint32_t word) {
-  uint32_t t;
-  asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, %1, 0x9E3779B9;\nmov.u32 %0, 0;\n"
-               "@!p mov.u32 %0, %%clock;\n}" : "=r"(t) : "r"(word) : "memory");
-  return t;
-}
 
 // One word of every load of a window, folded into one: a load writes all its registers at once, so
 // the window has landed once this is computed.
