@@ -14,7 +14,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "93u", "93w", "93x", "93y", "93z", "93za", "93zb", "93zc", "94", "95", "95a", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "93u", "93w", "93x", "93y", "93z", "93za", "93zb", "93zc", "93zd", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -504,6 +504,28 @@ def test_93zc_keeps_93fs_kernels_and_takes_each_window_by_ticket():
         assert {(loop[i][2] >> 46) & 7 for i in a_loads} == {board}, defines
         waits.append(next(k for k in range(a_loads[-1] + 1, len(loop)) if (loop[k][2] >> 52) >> board & 1) - a_loads[-1])
     assert waits[0] == waits[1], waits
+
+
+def test_93zd_keeps_93fs_kernels_with_the_runs_and_sends_each_window_a_window_ahead():
+    # 93zd's README: its kernels with the runs are 93f's, instruction for instruction; the others
+    # hold two windows in 128 registers without spilling, and in their loop of two windows every
+    # load of A goes out at least 100 instructions before its first wait (counted on around the
+    # back edge); at 21 warps ptxas sinks the second window's loads to the end of the pass
+    from scripts import load_path
+    def with_runs(number):   # the listing's columns are as wide as the library's longest line
+        return {name: [" ".join(line.split()) for line in sass] for name, sass in _kernel_sass(
+            build.build(attempts.find(number).source), "nvfp4_gemv_kernelILb").items() if "ELb1E" in name}
+    assert len(with_runs("93zd")) == 2 and with_runs("93zd") == with_runs("93f")
+    usage = {row["kernel"]: row for row in build.resource_usage(build.build(attempts.find("93zd").source))
+             if row["target"] == "sm_90a"}
+    ahead = "_Z17nvfp4_gemv_kernelILb0ELb0EEvPKhS1_S1_S1_P6__halfiixxiij"
+    assert usage[ahead]["registers"] == 128 and not usage[ahead].get("spill_stores")
+
+    def cover(defines):   # per load of A in the loop of two windows: instructions to its first wait
+        (rows,) = [rows for rows in load_path.load_scoreboards("93zd", defines)[ahead] if len(rows) >= 20]
+        return [waited - place for place, opcode, _, waited in rows if opcode.startswith("LDG.E.128.STRONG")]
+    assert len(cover(None)) == 8 and min(cover(None)) >= 100, cover(None)
+    assert min(cover({"AHEAD_WARPS": 21})) < 20
 
 
 def test_93za_sleeps_before_its_first_load_and_keeps_93fs_window_loop():

@@ -421,6 +421,9 @@ def test_register_quarters_waves_average_the_warps_held_while_blocks_wait():
                                                 "93zc, windows dealt in turn": {"TICKETS": 0}}),
     ("dealt_forms", "dealt-forms", {"93f": None, "93z": None, "93z, blocks of 8 warps": {"DEALT_WARPS_A_BLOCK": 8},
                                     "93z, tiles strided": {"DEALT_STRIDED": 1}}),
+    ("next_window_ahead", "next-window-ahead", {"93f": None, "93zd": None,
+                                                "93zd, loads held, 20 warps": {"HELD_LOADS": 1, "AHEAD_WARPS": 20},
+                                                "93zd, 21 warps": {"AHEAD_WARPS": 21}}),
     ("starts_staggered", "starts-staggered", {"93f": None, "93za": None, "93za, 150 ns": {"STAGGER_NS": 150},
                                               "93za, 600 ns": {"STAGGER_NS": 600}}),
 ])
