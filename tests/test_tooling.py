@@ -711,6 +711,25 @@ def test_products_alone_rows_add_each_rounds_cycles_to_scheduler_mappings():
     assert all(max(warps) < 32 for warps in WARP_SETS) and (0,) in WARP_SETS
 
 
+def test_products_alone_profile_rows_name_each_launch_and_take_one_sms_pipes():
+    # scripts/probes/products_alone.py profile: a row per profiled launch in target's order, the
+    # pipes' elapsed shares (averaged by ncu over every SM) times the SMs, and every stall reason's
+    # share of the stalls
+    import pandas as pd
+    from scripts.probes import products_alone as probe
+    stall = "smsp__average_warps_issue_stalled_{}_per_issue_active.ratio"
+    names = probe.profiled_names()
+    df = pd.DataFrame([{"Kernel Name": "window_products", "gpu__time_duration.sum": 1000.0 * (i + 1),
+                        "sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_elapsed": 0.25,
+                        stall.format("wait"): 3.0, stall.format("math_pipe_throttle"): 1.0,
+                        stall.format("selected"): 0.0} for i in range(len(names))])
+    rows = probe.profile_rows(df, 132)
+    assert [r["name"] for r in rows] == names and len(names) == 2 * len(probe.PROFILED_SETS)
+    assert rows[1]["duration_us"] == 2.0 and rows[0]["alu_pipe_pct"] == 33.0 and rows[0]["shape"] == "128x1024x1"
+    assert (rows[0]["stall_wait_share_pct"], rows[0]["stall_math_pipe_throttle_share_pct"]) == (75.0, 25.0)
+    assert "stall_selected_share_pct" not in rows[0] and rows[0]["stall_1"] == "wait"
+
+
 def test_window_spans_reads_each_windows_spans_on_its_sms_clock_across_a_wrap():
     # scripts/probes/window_spans.py: a warp's windows (sent, landed, done) on its SM's clock counted
     # from the SM's first start (the 32-bit clock wraps here), at the ns a cycle of the records'
