@@ -512,10 +512,13 @@ def test_93zd_keeps_93fs_kernels_with_the_runs_and_sends_each_window_a_window_ah
     # load of A goes out at least 100 instructions before its first wait (counted on around the
     # back edge); at 21 warps ptxas sinks the second window's loads to the end of the pass
     from scripts import load_path
-    def with_runs(number):   # the listing's columns are as wide as the library's longest line
+    def kernels(number, defines=None):   # the listing's columns are as wide as the library's longest line
         return {name: [" ".join(line.split()) for line in sass] for name, sass in _kernel_sass(
-            build.build(attempts.find(number).source), "nvfp4_gemv_kernelILb").items() if "ELb1E" in name}
-    assert len(with_runs("93zd")) == 2 and with_runs("93zd") == with_runs("93f")
+            build.build(attempts.find(number).source, defines), "nvfp4_gemv_kernelILb").items()}
+    with_runs = {name: sass for name, sass in kernels("93zd").items() if "ELb1E" in name}
+    assert len(with_runs) == 2 and with_runs.items() <= kernels("93f").items()
+    # the probe ahead_at_equal_warps's control (WINDOW_AHEAD 0) runs 93f's kernels on 93zd's launch
+    assert kernels("93zd", {"WINDOW_AHEAD": 0}) == kernels("93f")
     usage = {row["kernel"]: row for row in build.resource_usage(build.build(attempts.find("93zd").source))
              if row["target"] == "sm_90a"}
     ahead = "_Z17nvfp4_gemv_kernelILb0ELb0EEvPKhS1_S1_S1_P6__halfiixxiij"

@@ -167,6 +167,12 @@ constexpr int MAX_SPLITS = 1024 / 32;  // warps in a block of 1024 threads
 #ifndef HELD_LOADS
 #define HELD_LOADS 0
 #endif
+// And for the probe ahead_at_equal_warps: 0 runs 93f's window loop (one window a warp, 64
+// registers: 93f's schedule) on 93zd's launch, its warps an SM held to AHEAD_WARPS as 93zd's
+// registers hold them.
+#ifndef WINDOW_AHEAD
+#define WINDOW_AHEAD 1
+#endif
 // The rule's two constants, from 57's and 43's rows on both GPUs (docs/closing-the-gap.md,
 // section 21): one-window parts for K up to 8 windows, on GPUs that can issue at least 0.25 warp
 // instructions per byte of DRAM bandwidth (about 0.31 on the H100 SXM, 0.21 on the H200).
@@ -625,7 +631,7 @@ __device__ __forceinline__ void wait_for_partials(int splits) {
 
 template <bool SHORT_WINDOW,  // K is not a multiple of WINDOW_K: the short window's code is built in
           bool RUNS>          // full windows in pairs, their scales in runs
-__global__ void __launch_bounds__(RUNS ? MAX_SPLITS * 32 : AHEAD_WARPS * 32, 1)
+__global__ void __launch_bounds__(RUNS || !WINDOW_AHEAD ? MAX_SPLITS * 32 : AHEAD_WARPS * 32, 1)
 nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
                   const uint8_t* __restrict__ sfa, const uint8_t* __restrict__ sfb,
                   __half* __restrict__ c, int m, int k,
@@ -676,7 +682,7 @@ nvfp4_gemv_kernel(const uint8_t* __restrict__ a, const uint8_t* __restrict__ b,
     window_dot(mag_lo, pair_window_loads(p, k / 2, k / 16, window + 1, runs, lane, 1), acc);
   }
   // Without the runs: each window's loads go out before the products of the one before.
-  if (!RUNS && window < split_full_end) {
+  if (WINDOW_AHEAD && !RUNS && window < split_full_end) {
     WindowLoads even = window_loads(p, k / 2, k / 16, window), odd;
     for (++window; window + 1 < split_full_end; window += 2) {  // two windows a pass: no copies
       odd = ahead_loads(p, k / 2, k / 16, window);
@@ -750,6 +756,9 @@ static long long resident_blocks(int s) {
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, scale_runs() ? nvfp4_gemv_kernel<false, true>
                                                                         : nvfp4_gemv_kernel<false, false>, s * 32, 0);
+#if !WINDOW_AHEAD
+    if (!scale_runs() && per_sm > AHEAD_WARPS / s) per_sm = AHEAD_WARPS / s;
+#endif
     resident[s] = sms * (per_sm > 0 ? per_sm : 1);
   }
   return resident[s];
