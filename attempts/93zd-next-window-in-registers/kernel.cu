@@ -1,6 +1,6 @@
 // 93zd next-window-in-registers: 93f with, where the windows are not in pairs (the H200's rule),
 // each window's loads sent before the products of the window before it, both windows held in
-// registers: the kernels without the runs are capped at AHEAD_WARPS warps an SM (96 registers a
+// registers: the kernels without the runs are capped at AHEAD_WARPS warps an SM (128 registers a
 // thread), so that a warp has its next window on its way while it multiplies. 93f's warps had one
 // window on their way at a time and none during their products (closing-the-gap section 93: on
 // 7168x16384x1 clean an SM held a third as many bytes on their way as the same loads without the
@@ -813,7 +813,7 @@ extern "C" int nvfp4_gemv(const uint8_t* a, const uint8_t* b, const uint8_t* sfa
   // TILE_ROWS divides M (a multiple of 128): no tile spans batches.
   constexpr int kMaxGridY = 65535;  // the grid's second dimension is the batch, at most 65535 a launch
   const int s = splits_of(m, k, l);
-  // Both builds hold the same blocks per SM: 64 registers a thread with the runs (96 without),
+  // Both builds hold the same blocks per SM: 64 registers a thread with the runs (128 without),
   // and the short window's 2.9 KB of shared memory a block (32 blocks at most) fit beside them,
   // with the split's row partials (128 bytes a warp) where the blocks are of several warps.
   const bool short_window = k % WINDOW_K != 0;
