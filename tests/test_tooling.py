@@ -713,6 +713,20 @@ def test_products_alone_rows_add_each_rounds_cycles_to_scheduler_mappings():
     assert all(max(warps) < 32 for warps in WARP_SETS) and (0,) in WARP_SETS
 
 
+def test_write_tables_records_each_table_with_one_runs_provenance(monkeypatch, tmp_path):
+    # scripts/probes/probe.py write_tables (loop_spans' and window_spans' spans and companions):
+    # each table as results/probes/<name>-<gpu>.csv in its float format, one provenance for all
+    import itertools
+    from scripts.probes import probe
+    calls = itertools.count()
+    monkeypatch.setattr(probe, "RESULTS_DIR", tmp_path)
+    monkeypatch.setattr(probe.results, "provenance", lambda: {"git_sha": "abc", "run": next(calls)})
+    frames = probe.write_tables("h200", {"spans": ([{"x": 1.23456}], "%.2f"), "spans-by": ([{"y": 2}], None)})
+    assert (tmp_path / "probes" / "spans-h200.csv").read_text() == "x,git_sha,run\n1.23,abc,0\n"
+    assert (tmp_path / "probes" / "spans-by-h200.csv").read_text() == "y,git_sha,run\n2,abc,0\n"
+    assert list(frames) == ["spans", "spans-by"] and frames["spans"].x[0] == 1.23456
+
+
 def test_products_alone_profile_rows_name_each_launch_and_take_one_sms_pipes():
     # scripts/probes/products_alone.py profile: a row per profiled launch in target's order, the
     # pipes' elapsed shares (averaged by ncu over every SM) times the SMs, and every stall reason's

@@ -54,10 +54,9 @@ import pandas as pd
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts, problem, results, sol  # noqa: E402
-from common.results import RESULTS_DIR  # noqa: E402
+from common import attempts, problem, sol  # noqa: E402
 from common.timing import MODES, L2Clearer  # noqa: E402
-from scripts.probes.probe import included_source, record  # noqa: E402
+from scripts.probes.probe import included_source, record, write_tables  # noqa: E402
 from scripts.probes.timeline import warmed_up  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
@@ -155,19 +154,14 @@ def main():
                     schedulers += [{**key, **r} for r in groups.to_dict("records")]
                     if call == 0 and mode == "clean" and shape == SHAPES[0]:
                         first_warps.append(warps.assign(**key))
-    provenance = results.provenance()
-    df = pd.DataFrame(rows).assign(**provenance)
-    out = RESULTS_DIR / "probes" / f"loop-spans-{gpu}.csv"
-    df.to_csv(out, index=False, float_format="%.4f")
-    pd.DataFrame(schedulers).assign(**provenance).to_csv(out.with_name(f"loop-spans-schedulers-{gpu}.csv"),
-                                                         index=False, float_format="%.4f")
-    pd.concat(first_warps).assign(**provenance).to_csv(out.with_name(f"loop-spans-warps-{gpu}.csv"), index=False)
+    df = write_tables(gpu, {"loop-spans": (rows, "%.4f"), "loop-spans-schedulers": (schedulers, "%.4f"),
+                            "loop-spans-warps": (pd.concat(first_warps), None)})["loop-spans"]
     shown = ["call_ns", "last_start_ns", "span_p50_ns", "span_p90_ns", "span_max_ns",
              *[f"ended_{int(100 * q)}pct_share" for q in ENDED_BY], "sm_ghz"]
     print(df.groupby(["m", "k", "l", "mode", "kernel"], sort=False)[shown].median().round(3).to_string())
     print(pd.DataFrame(schedulers).groupby(["m", "k", "l", "mode", "kernel", "by", "value"], sort=False)
           [["warps", "span_p50_ns", "end_p50_share"]].median().round(3).to_string())
-    print(f"recorded {len(df)} rows in {out}")
+    print(f"recorded {len(df)} rows in results/probes/loop-spans-{gpu}.csv")
     # What the stamps cost: the stamped build timed beside 93f and the floor, writing its stamps.
     record("loop-spans-timed", {"93f": (attempts.find("93f").source, None), "93zc": (attempts.find("93zc").source, None)} |
            {name: (SOURCE, defines(name)) for name in KERNELS}, SHAPES)

@@ -12,7 +12,7 @@ import pandas as pd
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts, build, floor, problem, sol  # noqa: E402
+from common import attempts, build, floor, problem, results, sol  # noqa: E402
 from common.measure import Inputs, check_attempt  # noqa: E402
 from common.results import RESULTS_DIR  # noqa: E402
 from common.build import REPO  # noqa: E402
@@ -59,6 +59,20 @@ def record_by_gpu(probe: str, builds, check_shapes: list, shapes: list) -> None:
 def record(probe: str, others: dict, shapes: list, modes=floor.MODES, rounds=floor.ROUNDS) -> None:
     """others: name -> (source, defines), as floor.compare takes them."""
     write(probe, floor.compare(shapes=shapes, modes=modes, rounds=rounds, others=others))
+
+
+def write_tables(gpu: str, tables: dict) -> dict:
+    """Each table (name -> (rows, float format or None)) with one run's provenance as
+    results/probes/<name>-<gpu>.csv; the frames by name (a stamped probe's spans and their
+    companions)."""
+    provenance = results.provenance()
+    frames = {}
+    for name, (rows, float_format) in tables.items():
+        frames[name] = pd.DataFrame(rows).assign(**provenance)
+        out = RESULTS_DIR / "probes" / f"{name}-{gpu}.csv"
+        out.parent.mkdir(exist_ok=True)
+        frames[name].to_csv(out, index=False, float_format=float_format)
+    return frames
 
 
 def write(probe: str, df: pd.DataFrame, over_floor: bool = True) -> None:

@@ -46,10 +46,9 @@ import pandas as pd
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from common import attempts, problem, results, sol  # noqa: E402
-from common.results import RESULTS_DIR  # noqa: E402
+from common import attempts, problem, sol  # noqa: E402
 from common.timing import MODES, L2Clearer  # noqa: E402
-from scripts.probes.probe import included_source, record  # noqa: E402
+from scripts.probes.probe import included_source, record, write_tables  # noqa: E402
 from scripts.probes.timeline import warmed_up  # noqa: E402
 
 SOURCE = Path(__file__).with_suffix(".cu")
@@ -174,16 +173,12 @@ def main():
         r, b = lone(stamps, mode)
         rows += r
         by_window += b
-    provenance = results.provenance()
-    df = pd.DataFrame(rows).assign(**provenance)
-    out = RESULTS_DIR / "probes" / f"window-spans-{gpu}.csv"
-    df.to_csv(out, index=False, float_format="%.4f")
-    pd.DataFrame(by_window).assign(**provenance).to_csv(out.with_name(f"window-spans-by-window-{gpu}.csv"),
-                                                         index=False, float_format="%.1f")
+    df = write_tables(gpu, {"window-spans": (rows, "%.4f"),
+                            "window-spans-by-window": (by_window, "%.1f")})["window-spans"]
     shown = ["call_ns", "first_load_ns", "load_ns", "load_p90_ns", "products_ns", "between_ns", "round_ns",
              "away_share", "in_flight_kb_per_sm", "sm_gb_s", "sm_ghz"]
     print(df.groupby(["m", "k", "l", "mode", "kernel"], sort=False)[shown].median().round(3).to_string())
-    print(f"recorded {len(df)} rows in {out}")
+    print(f"recorded {len(df)} rows in results/probes/window-spans-{gpu}.csv")
     # What the stamps cost: the stamped builds timed beside 93f and the floor, writing their stamps.
     record("window-spans-timed", {"93f": (attempts.find("93f").source, None)} |
            {name: (SOURCE, defines(name)) for name in KERNELS}, SHAPES)
