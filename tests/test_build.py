@@ -14,7 +14,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "93u", "93w", "93x", "93y", "93z", "93za", "93zb", "93zc", "93zd", "94", "95", "95a", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "93u", "93w", "93x", "93y", "93z", "93za", "93zb", "93zc", "93zd", "93ze", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -649,6 +649,30 @@ def test_93m_sends_the_next_window_before_waiting_for_the_current_one_in_the_h20
         order = [op for line in ours[name] for op in ("LDGSTS", "DEPBAR.LE", "IDP.4A") if op in line]
         wait = order.index("DEPBAR.LE")
         assert order[:wait].count("LDGSTS") >= 10 and "IDP.4A" not in order[:wait], order[:wait + 1]
+
+
+def test_93ze_keeps_93fs_kernels_with_the_runs_and_has_the_copy_engine_send_a_window_ahead():
+    # 93ze's README: its kernels with the scale runs are 93f's code, instruction for instruction
+    # (the tensor maps are parameters after 93f's, so only the mangled names differ); in the two
+    # without, lane 0 sends each window's A and its scales as two tensor copies, a window ahead of
+    # the pass that waits for them (two sends before the loop's wait and two in it: four), the
+    # control without the window ahead two; the reads back are shared-memory loads and no product
+    # comes before the first wait
+    def normalized(sass):
+        return {name.removesuffix("10WindowMaps"): [" ".join(line.split()) for line in lines]
+                for name, lines in sass.items()}
+    parent = normalized(_kernel_sass(build.build(attempts.find("93f").source), "nvfp4_gemv_kernel"))
+    for defines, sends in ((None, 4), ({"STAGED_AHEAD": 0}, 2)):
+        ours = normalized(_kernel_sass(build.build(attempts.find("93ze").source, defines), "nvfp4_gemv_kernel"))
+        changed = {name for name in ours if "Lb0EE" in name}  # the second template argument: no runs
+        assert set(ours) == set(parent) and len(changed) == 2, sorted(ours)
+        assert all(ours[name] == parent[name] for name in ours if name not in changed)
+        for name in changed:
+            order = [op for line in ours[name] for op in ("UTMALDG", "SYNCS.PHASECHK", "IDP.4A", " LD.") if op in line]
+            assert order.count("UTMALDG") == sends and " LD." not in order, (defines, name)
+            wait = order.index("SYNCS.PHASECHK")
+            assert order[:wait].count("UTMALDG") == sends  # every send comes before the first wait
+            assert "IDP.4A" not in order[:wait], order[:wait + 1]
 
 
 def test_93q_signals_its_dependents_before_its_first_load_and_93f_does_not():

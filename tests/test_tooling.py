@@ -426,6 +426,8 @@ def test_register_quarters_waves_average_the_warps_held_while_blocks_wait():
                                                 "93zd, 21 warps": {"AHEAD_WARPS": 21}}),
     ("ahead_at_equal_warps", "ahead-at-equal-warps", {"93f": None, "93zd": None,
                                                       "93zd without the window ahead": {"WINDOW_AHEAD": 0}}),
+    ("window_ahead_by_copy_engine", "window-ahead-by-copy-engine", {"93f": None, "93m": None, "93ze": None,
+                                                                    "93ze, no window ahead": {"STAGED_AHEAD": 0}}),
     ("starts_staggered", "starts-staggered", {"93f": None, "93za": None, "93za, 150 ns": {"STAGGER_NS": 150},
                                               "93za, 600 ns": {"STAGGER_NS": 600}}),
 ])
