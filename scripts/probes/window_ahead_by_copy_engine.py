@@ -7,6 +7,7 @@ check on full-range and quantized data before it is timed. Each runs its own rul
 (the H100's rule launches 93f's kernels for all four). From the repository root on a GPU:
     python3 scripts/probes/window_ahead_by_copy_engine.py
     python3 scripts/probes/window_ahead_by_copy_engine.py profile   # Nsight Compute, profiles/<gpu>/probes/
+    python3 scripts/probes/window_ahead_by_copy_engine.py sites     # the profile's most sampled instructions
 
 Written before any GPU ran 93ze (its README holds the same prediction). On the H200, clean mode:
 if what 93m paid was its lanes' copies (ten a lane a window through L1, A without its L2 policy),
@@ -18,14 +19,17 @@ level or up to 2 points behind on 4096x4096x1 (one window a warp: nothing ahead)
 too, the path through shared memory costs the H200 whoever sends the copies.
 
 The profile (7168x16384x1 and 4096x4096x1; 93f, 93ze and its control) asks where the warps wait,
-how busy DRAM is and how many instructions a byte each spends.
+how busy DRAM is and how many instructions a byte each spends. The sites were added after the
+timed rows and the profile (93ze behind 93f on every shape, and under Nsight Compute closer to 93f
+on 7168x16384x1 than in the timed rounds), before they ran: they ask at which instructions 93ze's
+warps wait, the copies' barrier or the reads back.
 """
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
-from scripts.probes.probe import check_and_record, time_or_profile  # noqa: E402
+from scripts.probes.probe import check_and_record, profile_sites, time_or_profile  # noqa: E402
 
 BY_COPY_ENGINE = attempts.find("93ze").source
 BUILDS = {
@@ -45,7 +49,9 @@ PROFILED_SHAPES = [(7168, 16384, 1), (4096, 4096, 1)]
 
 
 def main():
-    if sys.argv[1:2] in (["profile"], ["target"]):
+    if sys.argv[1:2] == ["sites"]:
+        profile_sites("window-ahead-by-copy-engine", PROFILED, PROFILED_SHAPES, "nvfp4_gemv_kernel")
+    elif sys.argv[1:2] in (["profile"], ["target"]):
         time_or_profile("window-ahead-by-copy-engine", BUILDS, PROFILED, PROFILED_SHAPES, Path(__file__))
     else:
         check_and_record("window-ahead-by-copy-engine", BUILDS, CHECK_SHAPES, SHAPES, None)
