@@ -428,6 +428,8 @@ def test_register_quarters_waves_average_the_warps_held_while_blocks_wait():
                                                       "93zd without the window ahead": {"WINDOW_AHEAD": 0}}),
     ("window_ahead_by_copy_engine", "window-ahead-by-copy-engine", {"93f": None, "93m": None, "93ze": None,
                                                                     "93ze, no window ahead": {"STAGED_AHEAD": 0}}),
+    ("copy_engine_path", "copy-engine-path", {"93f": None, "93ze": None, "93ze, B in the slot": {"B_IN_SLOT": 1},
+                                              "93ze, two windows ahead": {"WINDOWS_AHEAD": 2}}),
     ("starts_staggered", "starts-staggered", {"93f": None, "93za": None, "93za, 150 ns": {"STAGGER_NS": 150},
                                               "93za, 600 ns": {"STAGGER_NS": 600}}),
 ])

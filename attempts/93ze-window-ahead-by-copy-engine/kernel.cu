@@ -503,13 +503,28 @@ __device__ __forceinline__ WindowLoads staged_loads(const ShortWindow& s, int la
 // their bytes on. Lane l reads the bytes at 16l of each row and the scale bytes at 2l. B and its
 // scales, read by every warp of the batch (L1 hits), are loaded as 93f loads them. The copy
 // engine writes a box to a 128-byte aligned place.
+// B_IN_SLOT=1 (a switch for the probe window_ahead_by_copy_engine, not 93ze): B and its scales
+// sent with the window by the copy engine (one bulk copy each) and read from the slot, where 93ze
+// loads them in the pass that multiplies them.
+#ifndef B_IN_SLOT
+#define B_IN_SLOT 0
+#endif
 struct alignas(128) WindowSlot {
   uint4 a[ROWS_PER_WARP][32];
   uint8_t sfa[ROWS_PER_WARP][WINDOW_K / 16];
+#if B_IN_SLOT
+  alignas(128) uint4 b[32];
+  uint8_t sfb[WINDOW_K / 16];
+#endif
   uint64_t full;
 };
-constexpr int kSlotsPerWarp = 2;
-constexpr uint32_t kWindowBytes = ROWS_PER_WARP * (WINDOW_K / 2 + WINDOW_K / 16);
+// WINDOWS_AHEAD=2 (a switch for the probe copy_engine_path, not 93ze): three slots a warp, each
+// window sent two passes ahead of its products.
+#ifndef WINDOWS_AHEAD
+#define WINDOWS_AHEAD 1
+#endif
+constexpr int kSlotsPerWarp = WINDOWS_AHEAD + 1;
+constexpr uint32_t kWindowBytes = (ROWS_PER_WARP + B_IN_SLOT) * (WINDOW_K / 2 + WINDOW_K / 16);
 
 // Where the slots start in the launch's shared memory, after the short window and the split's
 // partials (128 bytes a warp), on a 128-byte boundary.
@@ -558,11 +573,23 @@ __device__ __forceinline__ void tensor_copy(uint32_t dst, const CUtensorMap& map
 // The copies of one window's A into the slot at shared address `slot`, sent by one lane: the
 // barrier's one arrival expects the window's bytes, which the copies count in as they land. Row
 // row0 is below 2^31: the copy path needs K of 256 or more, so A would be 256 GB.
-__device__ __forceinline__ void send_window(uint32_t slot, const WindowMaps& maps, int row0, int window) {
+#if B_IN_SLOT
+// `bytes` contiguous bytes into shared memory, counted on bar (B and its scales: no policy).
+__device__ __forceinline__ void bulk_copy(uint32_t dst, const uint8_t* src, uint32_t bytes, uint32_t bar) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+               ::"r"(dst), "l"(src), "r"(bytes), "r"(bar) : "memory");
+}
+#endif
+__device__ __forceinline__ void send_window(uint32_t slot, const WindowMaps& maps, const LanePtrs& p, int row0,
+                                            int window) {
   const uint32_t bar = slot + offsetof(WindowSlot, full);
   mbar_expect_tx(bar, kWindowBytes);
   tensor_copy(slot, maps.a, window * (WINDOW_K / 16), row0, bar);  // 64 elements of 8 bytes a window
   tensor_copy(slot + offsetof(WindowSlot, sfa), maps.sfa, window * (WINDOW_K / 16), row0, bar);
+#if B_IN_SLOT  // lane 0's B pointers are the window's first bytes
+  bulk_copy(slot + offsetof(WindowSlot, b), p.b + window * (WINDOW_K / 2), WINDOW_K / 2, bar);
+  bulk_copy(slot + offsetof(WindowSlot, sfb), p.sfb + window * (WINDOW_K / 16), WINDOW_K / 16, bar);
+#endif
 }
 
 // The window: A from a slot, once its copies have landed; B as 93f loads it.
@@ -573,8 +600,13 @@ __device__ __forceinline__ WindowLoads slot_loads(const WindowSlot& s, const Lan
     w.a_rows[r] = s.a[r][lane];
     w.sfa_rows[r] = reinterpret_cast<const unsigned short*>(s.sfa[r])[lane];
   }
+#if B_IN_SLOT
+  w.b_bytes = s.b[lane];
+  w.sfb_two = reinterpret_cast<const unsigned short*>(s.sfb)[lane];
+#else
   w.b_bytes = __ldg(reinterpret_cast<const uint4*>(p.b + static_cast<long long>(window) * (WINDOW_K / 2)));
   w.sfb_two = __ldg(reinterpret_cast<const unsigned short*>(p.sfb + window * (WINDOW_K / 16)));
+#endif
   return w;
 }
 
@@ -602,19 +634,34 @@ __device__ __forceinline__ int staged_windows(uint32_t mag_lo, WindowSlot* slots
   if (!STAGED_AHEAD) {
     for (int window = begin; window < end; ++window) {
       __syncwarp();
-      if (lane == 0) send_window(slot0, maps, row0, window);
+      if (lane == 0) send_window(slot0, maps, q, row0, window);
       mbar_wait(full_at(0), (window - begin) & 1);
       window_dot(mag_lo, slot_loads(slots[0], q, window, lane), acc);
     }
     return end;
   }
+  if (WINDOWS_AHEAD > 1) {  // window j in slot j % kSlotsPerWarp, its (j / kSlotsPerWarp)-th phase
+    for (int j = 0; j < WINDOWS_AHEAD && begin + j < end; ++j) {
+      if (lane == 0) send_window(slot_at(j), maps, q, row0, begin + j);
+    }
+    for (int window = begin; window < end; ++window) {
+      const int j = window - begin, slot = j % kSlotsPerWarp;
+      __syncwarp();
+      if (lane == 0 && window + WINDOWS_AHEAD < end) {
+        send_window(slot_at((j + WINDOWS_AHEAD) % kSlotsPerWarp), maps, q, row0, window + WINDOWS_AHEAD);
+      }
+      mbar_wait(full_at(slot), (j / kSlotsPerWarp) & 1);
+      window_dot(mag_lo, slot_loads(slots[slot], q, window, lane), acc);
+    }
+    return end;
+  }
   if (begin >= end) return end;
-  if (lane == 0) send_window(slot0, maps, row0, begin);
+  if (lane == 0) send_window(slot0, maps, q, row0, begin);
   int window = begin;
   for (; window + 1 < end; ++window) {
     const int j = window - begin, slot = j & 1;  // of kSlotsPerWarp
     __syncwarp();
-    if (lane == 0) send_window(slot_at(slot ^ 1), maps, row0, window + 1);
+    if (lane == 0) send_window(slot_at(slot ^ 1), maps, q, row0, window + 1);
     mbar_wait(full_at(slot), (j >> 1) & 1);
     window_dot(mag_lo, slot_loads(slots[slot], q, window, lane), acc);
   }
