@@ -902,7 +902,9 @@ static long long resident_blocks(int s, bool short_window, bool slots) {
     // 93m: where the slots are launched they and the short window count; else 93f's query
     const size_t shared = slots ? shared_bytes(s, short_window, true) : 0;
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, nvfp4_gemv_kernel<false, false>, s * 32, shared);
-    held = sms * (per_sm > 0 ? per_sm : 1);
+    // 93ze: a block whose slots do not fit holds no place, and the rule lowers S (three slots a
+    // warp, the probe's WINDOWS_AHEAD 2, do not fit 32 warps; two always fit)
+    held = sms * (per_sm > 0 ? per_sm : slots ? 0 : 1);
   }
   return held;
 }
@@ -959,8 +961,11 @@ static int splits_of(int m, int k, int l) {
 // warps' slots are 184 KB), and for the SM's whole shared memory.
 extern "C" int nvfp4_gemv_setup(void) {
   for (auto kernel : {nvfp4_gemv_kernel<false, false>, nvfp4_gemv_kernel<true, false>}) {
-    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                         static_cast<int>(shared_bytes(MAX_SPLITS, true, true)));
+    int device = 0, most = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    const int wanted = static_cast<int>(shared_bytes(MAX_SPLITS, true, true));
+    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, wanted < most ? wanted : most);
     cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
   }
   return static_cast<int>(cudaGetLastError());
