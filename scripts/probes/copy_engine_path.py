@@ -6,6 +6,7 @@ common/floor.py); rows in results/probes/copy-engine-path-<gpu>.csv. Every build
 the harness's check on full-range and quantized data before it is timed. From the repository root
 on a GPU:
     python3 scripts/probes/copy_engine_path.py
+    python3 scripts/probes/copy_engine_path.py profile   # Nsight Compute, profiles/<gpu>/probes/
 
 Written after the probe window_ahead_by_copy_engine (93ze behind 93f on every shape of the H200)
 and its stall sites, before this ran. Where 93ze's warps wait on 7168x16384x1: B's loads, sent in
@@ -18,13 +19,19 @@ one window ahead leaves uncovered, 2 to 4 points closer than 93ze where warps ru
 4096x7168x8 (its slots leave 28 one-warp blocks an SM, 93ze's 32). Neither reaches 93f.
 Falsifier of the latency reading: two windows ahead not at least 2 points closer than 93ze on
 7168x16384x1 in clean mode.
+
+The profile was added after the timed rows (both builds behind 93ze on 7168x16384x1, B in the slot
+far ahead of it on 7168x2048x4), before it ran: on those two shapes it asks whether the window two
+passes ahead draws DRAM more slowly at like instructions a byte and issue (bytes on their way
+beyond what the bandwidth needs, as the rings of section 77 found), and what B in the slot takes
+away on 7168x2048x4 (the wait for B, whose loads miss L1 there).
 """
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
-from scripts.probes.probe import check_and_record  # noqa: E402
+from scripts.probes.probe import check_and_record, time_or_profile  # noqa: E402
 from scripts.probes.window_ahead_by_copy_engine import CHECK_SHAPES, SHAPES  # noqa: E402
 
 BY_COPY_ENGINE = attempts.find("93ze").source
@@ -35,9 +42,14 @@ BUILDS = {
     "93ze, two windows ahead": (BY_COPY_ENGINE, {"WINDOWS_AHEAD": 2}),
 }
 
+PROFILED_SHAPES = [(7168, 16384, 1), (7168, 2048, 4)]
+
 
 def main():
-    check_and_record("copy-engine-path", BUILDS, CHECK_SHAPES, SHAPES, None)
+    if sys.argv[1:2] in (["profile"], ["target"]):
+        time_or_profile("copy-engine-path", BUILDS, BUILDS, PROFILED_SHAPES, Path(__file__))
+    else:
+        check_and_record("copy-engine-path", BUILDS, CHECK_SHAPES, SHAPES, None)
 
 
 if __name__ == "__main__":
