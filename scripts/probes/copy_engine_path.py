@@ -7,6 +7,7 @@ the harness's check on full-range and quantized data before it is timed. From th
 on a GPU:
     python3 scripts/probes/copy_engine_path.py
     python3 scripts/probes/copy_engine_path.py profile   # Nsight Compute, profiles/<gpu>/probes/
+    python3 scripts/probes/copy_engine_path.py sites     # the profile's most sampled instructions
 
 Written after the probe window_ahead_by_copy_engine (93ze behind 93f on every shape of the H200)
 and its stall sites, before this ran. Where 93ze's warps wait on 7168x16384x1: B's loads, sent in
@@ -31,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
-from scripts.probes.probe import check_and_record, time_or_profile  # noqa: E402
+from scripts.probes.probe import check_and_record, profile_sites, time_or_profile  # noqa: E402
 from scripts.probes.window_ahead_by_copy_engine import CHECK_SHAPES, SHAPES  # noqa: E402
 
 BY_COPY_ENGINE = attempts.find("93ze").source
@@ -46,7 +47,9 @@ PROFILED_SHAPES = [(7168, 16384, 1), (7168, 2048, 4)]
 
 
 def main():
-    if sys.argv[1:2] in (["profile"], ["target"]):
+    if sys.argv[1:2] == ["sites"]:
+        profile_sites("copy-engine-path", BUILDS, PROFILED_SHAPES, "nvfp4_gemv_kernel")
+    elif sys.argv[1:2] in (["profile"], ["target"]):
         time_or_profile("copy-engine-path", BUILDS, BUILDS, PROFILED_SHAPES, Path(__file__))
     else:
         check_and_record("copy-engine-path", BUILDS, CHECK_SHAPES, SHAPES, None)
