@@ -310,6 +310,16 @@ def test_a_ring_without_products_is_timed_unchecked(monkeypatch, script, checked
     assert all(defines == {"RING_PRODUCTS": 0} for _, defines in unchecked.values())
 
 
+def test_copies_alone_times_93zes_copies_without_products_unchecked(monkeypatch):
+    # scripts/probes/copies_alone.py: 93f and 93ze checked; 93ze's copies folded instead of
+    # multiplied (wrong answers) timed beside them only, one, two and no windows ahead
+    from scripts.probes import copies_alone
+    (name, builds, unchecked), = _recorded(monkeypatch, copies_alone)
+    assert name == "copies-alone" and builds == ["93f", "93ze"]
+    assert [defines for _, defines in unchecked.values()] == [
+        {"COPIES_ALONE": 1}, {"COPIES_ALONE": 1, "WINDOWS_AHEAD": 2}, {"COPIES_ALONE": 1, "STAGED_AHEAD": 0}]
+
+
 def test_tail_grid_checks_and_times_93q_beside_93f_and_its_controls(monkeypatch):
     # scripts/probes/tail_grid.py: 93f and 93q, and 93q's controls by TAIL_GRID (the tail launched
     # after the first grid, one-window parts on every tile, no tail), every one checked and timed
