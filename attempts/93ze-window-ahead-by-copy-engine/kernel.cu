@@ -503,7 +503,7 @@ __device__ __forceinline__ WindowLoads staged_loads(const ShortWindow& s, int la
 // their bytes on. Lane l reads the bytes at 16l of each row and the scale bytes at 2l. B and its
 // scales, read by every warp of the batch (L1 hits), are loaded as 93f loads them. The copy
 // engine writes a box to a 128-byte aligned place.
-// B_IN_SLOT=1 (a switch for the probe window_ahead_by_copy_engine, not 93ze): B and its scales
+// B_IN_SLOT=1 (a switch for the probe copy_engine_path, not 93ze): B and its scales
 // sent with the window by the copy engine (one bulk copy each) and read from the slot, where 93ze
 // loads them in the pass that multiplies them.
 #ifndef B_IN_SLOT
@@ -570,9 +570,6 @@ __device__ __forceinline__ void tensor_copy(uint32_t dst, const CUtensorMap& map
                : "memory");
 }
 
-// The copies of one window's A into the slot at shared address `slot`, sent by one lane: the
-// barrier's one arrival expects the window's bytes, which the copies count in as they land. Row
-// row0 is below 2^31: the copy path needs K of 256 or more, so A would be 256 GB.
 #if B_IN_SLOT
 // `bytes` contiguous bytes into shared memory, counted on bar (B and its scales: no policy).
 __device__ __forceinline__ void bulk_copy(uint32_t dst, const uint8_t* src, uint32_t bytes, uint32_t bar) {
@@ -580,6 +577,9 @@ __device__ __forceinline__ void bulk_copy(uint32_t dst, const uint8_t* src, uint
                ::"r"(dst), "l"(src), "r"(bytes), "r"(bar) : "memory");
 }
 #endif
+// The copies of one window's A into the slot at shared address `slot`, sent by one lane: the
+// barrier's one arrival expects the window's bytes, which the copies count in as they land. Row
+// row0 is below 2^31: the copy path needs K of 256 or more, so A would be 256 GB.
 __device__ __forceinline__ void send_window(uint32_t slot, const WindowMaps& maps, const LanePtrs& p, int row0,
                                             int window) {
   const uint32_t bar = slot + offsetof(WindowSlot, full);
@@ -610,7 +610,7 @@ __device__ __forceinline__ WindowLoads slot_loads(const WindowSlot& s, const Lan
   return w;
 }
 
-// COPIES_ALONE=1 (a switch for the probe copy_engine_path, not 93ze): each window read back and
+// COPIES_ALONE=1 (a switch for the probe copies_alone, not 93ze): each window read back and
 // folded into a register instead of multiplied, so the copies, their waits and the reads back
 // without the products. Its answers are wrong; the probe times it unchecked.
 #ifndef COPIES_ALONE
@@ -977,7 +977,7 @@ static int splits_of(int m, int k, int l) {
 }
 
 // 93m: the kernels with slots ask for more than the default 48 KB of shared memory a block (32
-// warps' slots are 184 KB), and for the SM's whole shared memory.
+// warps' slots are 152 KB), and for the SM's whole shared memory.
 extern "C" int nvfp4_gemv_setup(void) {
   for (auto kernel : {nvfp4_gemv_kernel<false, false>, nvfp4_gemv_kernel<true, false>}) {
     int device = 0, most = 0;
@@ -1039,7 +1039,7 @@ extern "C" int nvfp4_gemv(const uint8_t* a, const uint8_t* b, const uint8_t* sfa
   // With the runs both builds hold the same blocks per SM: 64 registers a thread, and the short
   // window's 2.9 KB of shared memory a block (32 blocks at most) fit beside them, with the split's
   // row partials (128 bytes a warp) where the blocks are of several warps. Where the copy engine
-  // sends the windows the warps' slots (5.75 KB a warp) count too, and the dispatch's query counts them.
+  // sends the windows the warps' slots (4.75 KB a warp) count too, and the dispatch's query counts them.
   const bool short_window = k % WINDOW_K != 0;
   static const WindowMaps unused = {};  // the kernels that load as 93f's never read the maps
   const WindowMaps* maps = copy_path(k) ? window_maps(a, sfa, m, k, l) : &unused;
