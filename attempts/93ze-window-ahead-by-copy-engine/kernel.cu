@@ -610,6 +610,23 @@ __device__ __forceinline__ WindowLoads slot_loads(const WindowSlot& s, const Lan
   return w;
 }
 
+// B_AHEAD (a switch for the probe b_ahead, not 93ze): B's loads sent before the copies' wait of
+// their window (1) or a pass ahead (2), where 93ze sends them after that wait (0).
+#ifndef B_AHEAD
+#define B_AHEAD 0
+#endif
+__device__ __forceinline__ WindowLoads b_loads(const LanePtrs& p, int window) {
+  WindowLoads w;
+  w.b_bytes = __ldg(reinterpret_cast<const uint4*>(p.b + static_cast<long long>(window) * (WINDOW_K / 2)));
+  w.sfb_two = __ldg(reinterpret_cast<const unsigned short*>(p.sfb + window * (WINDOW_K / 16)));
+  return w;
+}
+__device__ __forceinline__ WindowLoads with_b(WindowLoads w, const WindowLoads& b) {
+  w.b_bytes = b.b_bytes;
+  w.sfb_two = b.sfb_two;
+  return w;
+}
+
 // COPIES_ALONE=1 (a switch for the probe copies_alone, not 93ze): each window read back and
 // folded into a register instead of multiplied, so the copies, their waits and the reads back
 // without the products. Its answers are wrong; the probe times it unchecked.
@@ -677,6 +694,24 @@ __device__ __forceinline__ int staged_windows(uint32_t mag_lo, WindowSlot* slots
   if (begin >= end) return end;
   if (lane == 0) send_window(slot0, maps, q, row0, begin);
   int window = begin;
+  if (B_AHEAD) {  // B's loads before the copies' wait (1) or a pass ahead (2), not after it
+    WindowLoads b = b_loads(q, window);
+    for (; window + 1 < end; ++window) {
+      const int j = window - begin, slot = j & 1;
+      __syncwarp();
+      if (lane == 0) send_window(slot_at(slot ^ 1), maps, q, row0, window + 1);
+      if (B_AHEAD == 1) b = b_loads(q, window);
+      const WindowLoads next = b_loads(q, window + 1);
+      mbar_wait(full_at(slot), (j >> 1) & 1);
+      window_use(mag_lo, with_b(slot_loads(slots[slot], q, window, lane), b), acc);
+      if (B_AHEAD == 2) b = next;
+    }
+    const int j = window - begin;
+    if (B_AHEAD == 1) b = b_loads(q, window);
+    mbar_wait(full_at(j & 1), (j >> 1) & 1);
+    window_use(mag_lo, with_b(slot_loads(slots[j & 1], q, window, lane), b), acc);
+    return end;
+  }
   for (; window + 1 < end; ++window) {
     const int j = window - begin, slot = j & 1;  // of kSlotsPerWarp
     __syncwarp();
