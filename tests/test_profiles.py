@@ -139,6 +139,20 @@ def test_stall_sites_refuse_a_page_of_several_launches_unless_one_is_named():
         profile.stall_sites(page, "7168x2048x4", launch=2)
 
 
+def test_a_probes_command_line_reads_the_sites_of_the_builds_it_profiles(monkeypatch):
+    # scripts/probes/probe.py time_or_profile: `sites` reads the profile of `profiled` (not of the
+    # timed builds) on the profiled shapes; no argument times `timed`
+    from scripts.probes import probe
+    calls = []
+    monkeypatch.setattr(probe, "profile_sites", lambda *args: calls.append(("sites", *args)))
+    monkeypatch.setattr(probe, "record", lambda *args: calls.append(("record", *args)))
+    for argv in (["p.py", "sites"], ["p.py"]):
+        monkeypatch.setattr(probe.sys, "argv", argv)
+        probe.time_or_profile("p", {"timed": None}, {"profiled": None}, [(1, 2, 3)], Path("p.py"))
+    assert calls == [("sites", "p", {"profiled": None}, [(1, 2, 3)], "nvfp4_gemv_kernel"),
+                     ("record", "p", {"timed": None}, [(1, 2, 3)])]
+
+
 def test_a_probes_sites_name_each_launch_by_its_build_and_shape_in_profile_order(monkeypatch, tmp_path):
     # scripts/probes/probe.py profile_sites: the report's launches come in profile_target's order
     # (each build, each shape); a page with another count of launches is refused

@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
-from scripts.probes.probe import check_and_record, profile_sites, time_or_profile  # noqa: E402
+from scripts.probes.probe import PROFILE_COMMANDS, check_and_record, time_or_profile  # noqa: E402
 from scripts.probes.window_ahead_by_copy_engine import CHECK_SHAPES, SHAPES  # noqa: E402
 
 BY_COPY_ENGINE = attempts.find("93ze").source
@@ -47,9 +47,7 @@ PROFILED_SHAPES = [(7168, 16384, 1), (7168, 2048, 4)]
 
 
 def main():
-    if sys.argv[1:2] == ["sites"]:
-        profile_sites("copy-engine-path", BUILDS, PROFILED_SHAPES, "nvfp4_gemv_kernel")
-    elif sys.argv[1:2] in (["profile"], ["target"]):
+    if sys.argv[1:] and sys.argv[1] in PROFILE_COMMANDS:
         time_or_profile("copy-engine-path", BUILDS, BUILDS, PROFILED_SHAPES, Path(__file__))
     else:
         check_and_record("copy-engine-path", BUILDS, CHECK_SHAPES, SHAPES, None)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
-from scripts.probes.probe import check_and_record, time_or_profile  # noqa: E402
+from scripts.probes.probe import PROFILE_COMMANDS, check_and_record, time_or_profile  # noqa: E402
 
 DEALT = attempts.find("93z").source
 BUILDS = {
@@ -41,7 +41,7 @@ PROFILED_SHAPES = [(6144, 4096, 1), (4096, 14336, 1), (7168, 16384, 1)]
 
 
 def main():
-    if sys.argv[1:2] in (["profile"], ["target"]):
+    if sys.argv[1:] and sys.argv[1] in PROFILE_COMMANDS:
         time_or_profile("dealt-forms", BUILDS, PROFILED, PROFILED_SHAPES, Path(__file__))
     else:
         check_and_record("dealt-forms", BUILDS, CHECK_SHAPES, SHAPES, None)

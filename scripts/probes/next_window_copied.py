@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
-from scripts.probes.probe import check_and_record, time_or_profile  # noqa: E402
+from scripts.probes.probe import PROFILE_COMMANDS, check_and_record, time_or_profile  # noqa: E402
 
 COPYING = attempts.find("93y").source
 BUILDS = {
@@ -47,7 +47,7 @@ PROFILED_SHAPES = [(7168, 16384, 1), (4096, 7168, 8)]
 
 
 def main():
-    if sys.argv[1:2] in (["profile"], ["target"]):
+    if sys.argv[1:] and sys.argv[1] in PROFILE_COMMANDS:
         time_or_profile("next-window-copied", BUILDS, PROFILED, PROFILED_SHAPES, Path(__file__))
     else:
         check_and_record("next-window-copied", BUILDS, CHECK_SHAPES, SHAPES, None)

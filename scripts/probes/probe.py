@@ -145,13 +145,20 @@ def profile_sites(probe: str, others: dict, shapes: list, kernel_pattern: str, t
     print(sites[["name", "shape", "sass", "share_pct", "top_reason"]].to_string(index=False))
 
 
-def time_or_profile(probe: str, timed: dict, profiled: dict, shapes: list, script: Path) -> None:
+PROFILE_COMMANDS = ("profile", "target", "sites")  # the commands time_or_profile runs on `profiled`
+
+
+def time_or_profile(probe: str, timed: dict, profiled: dict, shapes: list, script: Path,
+                    kernel_pattern: str = "nvfp4_gemv_kernel") -> None:
     """A probe script's command line: no argument times `timed` (record), `profile` runs Nsight
-    Compute on `profiled` through `script target`, which runs them (profile_target)."""
+    Compute on `profiled` through `script target`, which runs them (profile_target), and `sites`
+    reads that profile's most sampled instructions of the kernels named by `kernel_pattern`."""
     command = sys.argv[1] if len(sys.argv) > 1 else "time"
     if command == "profile":
         profile(probe, profiled, shapes, script)
     elif command == "target":
         profile_target(profiled, shapes)
+    elif command == "sites":
+        profile_sites(probe, profiled, shapes, kernel_pattern)
     else:
         record(probe, timed, shapes)

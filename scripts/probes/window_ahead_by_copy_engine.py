@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
-from scripts.probes.probe import check_and_record, profile_sites, time_or_profile  # noqa: E402
+from scripts.probes.probe import PROFILE_COMMANDS, check_and_record, time_or_profile  # noqa: E402
 
 BY_COPY_ENGINE = attempts.find("93ze").source
 BUILDS = {
@@ -49,9 +49,7 @@ PROFILED_SHAPES = [(7168, 16384, 1), (4096, 4096, 1)]
 
 
 def main():
-    if sys.argv[1:2] == ["sites"]:
-        profile_sites("window-ahead-by-copy-engine", PROFILED, PROFILED_SHAPES, "nvfp4_gemv_kernel")
-    elif sys.argv[1:2] in (["profile"], ["target"]):
+    if sys.argv[1:] and sys.argv[1] in PROFILE_COMMANDS:
         time_or_profile("window-ahead-by-copy-engine", BUILDS, PROFILED, PROFILED_SHAPES, Path(__file__))
     else:
         check_and_record("window-ahead-by-copy-engine", BUILDS, CHECK_SHAPES, SHAPES, None)
