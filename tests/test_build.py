@@ -14,7 +14,7 @@ CUDA_ATTEMPTS = [a for a in attempts.all_attempts() if a.is_cuda]
 HW_FP4 = re.compile(r"F2FP\.F16\.E2M1")
 # the attempts whose seed uses cvt.rn.f16x2.e2m1x2, and those given a Blackwell path of their own
 HW_FP4_ON_BLACKWELL = {"04", "05", "06", "06a", "07", "23", "26", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83",
-                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "93u", "93w", "93x", "93y", "93z", "93za", "93zb", "93zc", "93zd", "93ze", "94", "95", "95a", "96", "97", "98"}
+                       "86", "87", "88", "89", "90", "91", "92", "93", "93a", "93b", "93c", "93d", "93e", "93f", "93g", "93h", "93i", "93j", "93k", "93l", "93m", "93n", "93o", "93p", "93q", "93r", "93s", "93t", "93u", "93w", "93x", "93y", "93z", "93za", "93zb", "93zc", "93zd", "93ze", "93zf", "94", "95", "95a", "96", "97", "98"}
 
 
 @pytest.mark.parametrize("attempt", CUDA_ATTEMPTS, ids=lambda a: a.name)
@@ -673,6 +673,20 @@ def test_93ze_keeps_93fs_kernels_with_the_runs_and_has_the_copy_engine_send_a_wi
             wait = order.index("SYNCS.PHASECHK")
             assert order[:wait].count("UTMALDG") == sends  # every send comes before the first wait
             assert "IDP.4A" not in order[:wait], order[:wait + 1]
+
+
+def test_93zf_keeps_93fs_kernels_and_takes_a_ticket_a_tile():
+    # 93zf's README: its nvfp4_gemv_kernel instantiations are 93f's, instruction for instruction;
+    # the tickets' kernel takes one ticket (an atomic increment) in its loop, with RESIDENT=0 too,
+    # and none with TICKETS=0 (93u's fixed shares)
+    parent = _kernel_sass(build.build(attempts.find("93f").source), "nvfp4_gemv_kernel")
+    source = attempts.find("93zf").source
+    assert parent and _kernel_sass(build.build(source), "nvfp4_gemv_kernel") == parent
+    for defines, tickets in ((None, 1), ({"RESIDENT": 0}, 1), ({"TICKETS": 0}, 0)):
+        ours = _kernel_sass(build.build(source, defines), "nvfp4_gemv_tickets_kernel")
+        assert len(ours) == 2, sorted(ours)
+        for name, lines in ours.items():
+            assert sum("ATOMG.E.INC" in line for line in lines) == tickets, (defines, name)
 
 
 def test_93q_signals_its_dependents_before_its_first_load_and_93f_does_not():

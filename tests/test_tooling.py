@@ -440,6 +440,8 @@ def test_register_quarters_waves_average_the_warps_held_while_blocks_wait():
                                                                     "93ze, no window ahead": {"STAGED_AHEAD": 0}}),
     ("copy_engine_path", "copy-engine-path", {"93f": None, "93ze": None, "93ze, B in the slot": {"B_IN_SLOT": 1},
                                               "93ze, two windows ahead": {"WINDOWS_AHEAD": 2}}),
+    ("warp_tiles_by_ticket", "warp-tiles-by-ticket", {"93f": None, "93zf": None, "93zf, a block a tile": {"RESIDENT": 0},
+                                            "93zf, fixed shares": {"TICKETS": 0}}),
     ("b_ahead", "b-ahead", {"93f": None, "93ze": None, "93ze, B before the wait": {"B_AHEAD": 1},
                             "93ze, B a pass ahead": {"B_AHEAD": 2}}),
     ("starts_staggered", "starts-staggered", {"93f": None, "93za": None, "93za, 150 ns": {"STAGGER_NS": 150},
