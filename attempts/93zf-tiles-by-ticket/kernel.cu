@@ -160,6 +160,16 @@
 #ifndef TICKETS
 #define TICKETS 1
 #endif
+// The probe warp_tiles_by_ticket's too: 1 takes a tile's ticket in the pass of its last window
+// (ptxas waits for an atomic issued in the loop at the top of the next pass: the measured build
+// waits for it before the tile's second window); DEALERS counters, 128 bytes apart, warp w on
+// counter w % DEALERS (the tiles past the first G dealt round robin over them).
+#ifndef TICKET_AT_LAST
+#define TICKET_AT_LAST 0
+#endif
+#ifndef DEALERS
+#define DEALERS 1
+#endif
 
 // Launch shape: one block per 4-row tile, S warps (dispatch below); warp s owns the tile's rows
 // over the s-th part of K, stepping through it a window at a time; the warps' sums are added in
@@ -720,12 +730,20 @@ nvfp4_gemv_tickets_kernel(const uint8_t* __restrict__ a, const uint8_t* __restri
   extern __shared__ ShortWindow short_window[];  // one, launched with SHORT_WINDOW
   int tile = blockIdx.x;
   unsigned ticket = 0;
+  // This warp's counter and its last ticket: the tiles past the first G it deals (u = tile - G
+  // with u % DEALERS its index) and one past the end for each of its warps.
+  const int dealt = static_cast<int>(blockIdx.x % DEALERS);
+  dealer += dealt * (128 / sizeof(unsigned));
+  const int beyond = tiles - static_cast<int>(gridDim.x);
+  const unsigned last = DEALERS == 1 ? static_cast<unsigned>(tiles - 1)
+      : static_cast<unsigned>((beyond > dealt ? (beyond - dealt + DEALERS - 1) / DEALERS : 0) +
+                              (static_cast<int>(gridDim.x) - dealt + DEALERS - 1) / DEALERS - 1);
   LanePtrs p;
   float acc[ROWS_PER_WARP];
   int window = full_windows;  // the first pass starts the first tile
   for (;;) {
     if (window == full_windows) {
-      if (TICKETS && lane == 0) ticket = take_ticket(dealer, static_cast<unsigned>(tiles - 1));
+      if (TICKETS && (!TICKET_AT_LAST || full_windows == 0) && lane == 0) ticket = take_ticket(dealer, last);
       const long long row0 = static_cast<long long>(tile) * TILE_ROWS;
       const unsigned batch = static_cast<unsigned>((static_cast<unsigned long long>(tile) * batch_reciprocal) >> 40);
       p.a = a + row0 * (k / 2) + 16 * lane;
@@ -740,6 +758,7 @@ nvfp4_gemv_tickets_kernel(const uint8_t* __restrict__ a, const uint8_t* __restri
       }
       window = 0;
     }
+    if (TICKETS && TICKET_AT_LAST && window == full_windows - 1 && lane == 0) ticket = take_ticket(dealer, last);
     if (full_windows > 0) window_dot(mag_lo, window_loads(p, k / 2, k / 16, window), acc);
     if (++window < full_windows) continue;
     if (SHORT_WINDOW) {
@@ -754,7 +773,7 @@ nvfp4_gemv_tickets_kernel(const uint8_t* __restrict__ a, const uint8_t* __restri
     row_partials(acc, lane);
     row_sum_finish(acc[0]);
     if (lane % kLanesPerRow == 0) c[static_cast<long long>(tile) * TILE_ROWS + lane / kLanesPerRow] = __float2half_rn(acc[0]);
-    tile = static_cast<int>(gridDim.x + (TICKETS ? __shfl_sync(0xFFFFFFFFu, ticket, 0) : tile));
+    tile = static_cast<int>(gridDim.x) + (TICKETS ? dealt + DEALERS * static_cast<int>(__shfl_sync(0xFFFFFFFFu, ticket, 0)) : tile);
     if (tile >= tiles) return;
     window = full_windows;
   }
@@ -844,8 +863,9 @@ static bool tiles_by_ticket(int m, int l, int s, bool short_window) {
          tiles < (1ll << 31);
 }
 
-// The workspace: the tickets' dealer, left at 0 by every call.
-extern "C" size_t nvfp4_gemv_workspace_bytes(int, int, int) { return 16; }
+// The workspace: the tickets' counters (one, or the probe's DEALERS, 128 bytes apart), left at 0 by
+// every call.
+extern "C" size_t nvfp4_gemv_workspace_bytes(int, int, int) { return DEALERS * 128; }
 
 extern "C" int nvfp4_gemv_with_workspace(const uint8_t* a, const uint8_t* b, const uint8_t* sfa,
                                          const uint8_t* sfb, __half* c, int m, int k, int l,
