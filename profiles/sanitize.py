@@ -24,8 +24,10 @@ from common import attempts, build, problem, sol  # noqa: E402
 # a short window only, a split over a full and a short window, a split over 4 full windows, a
 # split whose warps run one or two windows each on both GPUs (93b's loop ahead), long rows
 # that 93d splits a pair of windows a warp on the H100, and more tiles' parts than resident
-# blocks of 84g's ring (its blocks run the ring across two work items or more)
-SHAPES = [(128, 256, 1), (256, 1536, 2), (128, 4096, 1), (2176, 9216, 1), (4096, 10240, 1), (4352, 3072, 2)]
+# blocks of 84g's ring (its blocks run the ring across two work items or more), and more one-warp
+# tiles than a wave holds, with K whole windows and with a short last window (93zf's tickets)
+SHAPES = [(128, 256, 1), (256, 1536, 2), (128, 4096, 1), (2176, 9216, 1), (4096, 10240, 1), (4352, 3072, 2),
+          (128, 1024, 140), (128, 1088, 140)]
 PLANTED = REPO / "tests" / "cuda" / "planted_oob.cu"
 SUMMARY = re.compile(r"ERROR SUMMARY: (\d+) error|\((\d+) errors?,")   # memcheck | racecheck
 
