@@ -170,6 +170,11 @@
 #ifndef DEALERS
 #define DEALERS 1
 #endif
+// The probe ticket_placement's: 1 runs a tile's windows in a loop of their own inside the loop
+// over tiles (93u's form), where ptxas waits for the ticket only after the tile's windows.
+#ifndef NESTED
+#define NESTED 0
+#endif
 
 // Launch shape: one block per 4-row tile, S warps (dispatch below); warp s owns the tile's rows
 // over the s-th part of K, stepping through it a window at a time; the warps' sums are added in
@@ -740,6 +745,23 @@ nvfp4_gemv_tickets_kernel(const uint8_t* __restrict__ a, const uint8_t* __restri
                               (static_cast<int>(gridDim.x) - dealt + DEALERS - 1) / DEALERS - 1);
   LanePtrs p;
   float acc[ROWS_PER_WARP];
+#if NESTED
+  for (;;) {  // the probe ticket_placement's form: a tile's window loop inside the loop over tiles
+    if (TICKETS && lane == 0) ticket = take_ticket(dealer, last);
+    const long long row0 = static_cast<long long>(tile) * TILE_ROWS;
+    const unsigned batch = static_cast<unsigned>((static_cast<unsigned long long>(tile) * batch_reciprocal) >> 40);
+    p.a = a + row0 * (k / 2) + 16 * lane;
+    p.sfa = sfa + row0 * (k / 16) + 2 * lane;
+    p.b = b + batch * b_batch_stride + 16 * lane;
+    p.sfb = sfb + batch * sfb_batch_stride + 2 * lane;
+#pragma unroll
+    for (int r = 0; r < ROWS_PER_WARP; ++r) acc[r] = 0.0f;
+    if (SHORT_WINDOW) {
+      __syncwarp();  // every lane done with the last tile's short window
+      stage_short_window(p, k / 2, k / 16, full_windows, (k - full_windows * WINDOW_K) / 32, lane, short_window[0]);
+    }
+    for (int window = 0; window < full_windows; ++window) window_dot(mag_lo, window_loads(p, k / 2, k / 16, window), acc);
+#else
   int window = full_windows;  // the first pass starts the first tile
   for (;;) {
     if (window == full_windows) {
@@ -761,6 +783,7 @@ nvfp4_gemv_tickets_kernel(const uint8_t* __restrict__ a, const uint8_t* __restri
     if (TICKETS && TICKET_AT_LAST && window == full_windows - 1 && lane == 0) ticket = take_ticket(dealer, last);
     if (full_windows > 0) window_dot(mag_lo, window_loads(p, k / 2, k / 16, window), acc);
     if (++window < full_windows) continue;
+#endif
     if (SHORT_WINDOW) {
       const int lanes = (k - full_windows * WINDOW_K) / 32;
       wait_short_window();
@@ -775,7 +798,9 @@ nvfp4_gemv_tickets_kernel(const uint8_t* __restrict__ a, const uint8_t* __restri
     if (lane % kLanesPerRow == 0) c[static_cast<long long>(tile) * TILE_ROWS + lane / kLanesPerRow] = __float2half_rn(acc[0]);
     tile = static_cast<int>(gridDim.x) + (TICKETS ? dealt + DEALERS * static_cast<int>(__shfl_sync(0xFFFFFFFFu, ticket, 0)) : tile);
     if (tile >= tiles) return;
+#if !NESTED
     window = full_windows;
+#endif
   }
 }
 
