@@ -11,8 +11,8 @@ Written before any GPU ran it. tickets_spread put the tickets on 32 counters lev
 form's block-a-tile control, whose code has no atomics and is scheduled otherwise; here the
 control is the same code. Predicted, clean mode: 128 counters within a point of 32 (at 32 the
 first tickets queue 132 to a counter); the resident warps within 2 points of their block-a-tile
-launch on every shape, closer on 7168x2048x4 and 28672x4096x1 (the empty places filled);
-7168x16384x1 does not take tickets (93f's code and grid). Falsifier of "cheap tickets make
+launch on every shape, closer on 7168x2048x4 and 28672x4096x1 (the empty places filled).
+Falsifier of "cheap tickets make
 residency pay": the resident warps not closer than their block-a-tile launch on any shape.
 """
 import sys
