@@ -689,6 +689,31 @@ def test_93zf_keeps_93fs_kernels_and_takes_a_ticket_a_tile():
             assert sum("ATOMG.E.INC" in line for line in lines) == tickets, (defines, name)
 
 
+def test_93zfs_ticket_is_waited_on_at_the_next_pass_or_after_the_windows_where_they_have_a_loop():
+    # closing-the-gap section 98: in 93zf's one loop the ticket's atomic is first waited on at the
+    # top of the loop's next pass, before that pass's loads of A; with NESTED=1 (a tile's windows in
+    # a loop of their own) only after that loop's back branch
+    from scripts import load_path
+    for defines in (None, {"NESTED": 1, "DEALERS": 32}):
+        sass = build.sass(build.measured_code(attempts.find("93zf").source, defines), build.MEASURED_TARGET)
+        (function,) = [f for f in sass.split("Function : ")[1:] if "tickets_kernelILb0" in f.split()[0]]
+        listing = [(int(a, 16), text, int(control, 16)) for a, text, control in load_path.CONTROLLED.findall(function)]
+        index = {address: i for i, (address, _, _) in enumerate(listing)}
+        (atom,) = [i for i, (_, text, _) in enumerate(listing) if "ATOMG" in text]
+        board = (listing[atom][2] >> 46) & 7
+        waits = [i for i, (_, _, control) in enumerate(listing) if (control >> 52) >> board & 1]
+        loops = [(index[int(m.group(1), 16)], i) for i, (address, text, _) in enumerate(listing)
+                 if (m := re.search(r"\bBRA\s+0x([0-9a-f]+)", text)) and int(m.group(1), 16) < address]
+        if defines is None:
+            top, back = min((b, t) for t, b in loops if t < atom < b)[::-1]  # a pass's own back branch
+            assert not [w for w in waits if atom < w <= back]
+            first_load = next(i for i in range(top, back) if load_path.A_LOAD.match(listing[i][1]))
+            assert [w for w in waits if top <= w < first_load]
+        else:
+            top, back = min((t, b) for t, b in loops if atom < t)  # the window loop
+            assert min(w for w in waits if w > atom) > back
+
+
 def test_93q_signals_its_dependents_before_its_first_load_and_93f_does_not():
     # 93q's README: every block of either grid signals griddepcontrol.launch_dependents (PREEXIT)
     # at its start, so that the tail grid may start once the first grid's last block has; 93f,

@@ -21,8 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from common import attempts  # noqa: E402
 from scripts.probes.probe import check_and_record  # noqa: E402
+from scripts.probes.warp_tiles_by_ticket import CHECK_SHAPES, TICKETED  # noqa: E402
 
-TICKETED = attempts.find("93zf").source
 BUILDS = {
     "93f": (attempts.find("93f").source, None),
     "93zf nested, 32 counters": (TICKETED, {"NESTED": 1, "DEALERS": 32}),
@@ -32,8 +32,6 @@ BUILDS = {
 # one-warp tiles in 1.7, 1.7, 1.9, 3.9, 7.6 and 3.4 waves on the H200
 SHAPES = [(7168, 2048, 4), (28672, 4096, 1), (4096, 7168, 8), (4096, 4096, 16), (128256, 4096, 1),
           (57344, 8192, 1)]
-# several waves with a short last window, many batches of a few tiles, the benchmark's short rows
-CHECK_SHAPES = [(8320, 2112, 8), (128, 4096, 200), (7168, 2048, 4)]
 
 
 def main():
