@@ -160,18 +160,20 @@
 #ifndef TICKETS
 #define TICKETS 1
 #endif
-// The probe warp_tiles_by_ticket's too: 1 takes a tile's ticket in the pass of its last window
-// (ptxas waits for an atomic issued in the loop at the top of the next pass: the measured build
-// waits for it before the tile's second window); DEALERS counters, 128 bytes apart, warp w on
-// counter w % DEALERS (the tiles past the first G dealt round robin over them).
+// The probe ticket_placement's: 1 takes a tile's ticket in the pass of its last window (ptxas
+// waits for an atomic issued in the loop at the top of the next pass: the measured build waits
+// for it before the tile's second window). The probes tickets_spread's and tickets_counters's:
+// DEALERS counters, 128 bytes apart, warp w on counter w % DEALERS (the tiles past the first G
+// dealt round robin over them).
 #ifndef TICKET_AT_LAST
 #define TICKET_AT_LAST 0
 #endif
 #ifndef DEALERS
 #define DEALERS 1
 #endif
-// The probe ticket_placement's: 1 runs a tile's windows in a loop of their own inside the loop
-// over tiles (93u's form), where ptxas waits for the ticket only after the tile's windows.
+// The probes tickets_nested's, tickets_spread's and tickets_counters's: 1 runs a tile's windows in
+// a loop of their own inside the loop over tiles (93u's form), where ptxas waits for the ticket
+// only after the tile's windows.
 #ifndef NESTED
 #define NESTED 0
 #endif
@@ -717,7 +719,7 @@ __device__ __forceinline__ unsigned take_ticket(unsigned* dealer, unsigned last)
 // One-warp tiles taken by resident warps (G = gridDim.x one-warp blocks): tile blockIdx.x first,
 // then G + each ticket, over every batch's tiles (a tile's rows are rows 4t..4t+3 of a, sfa and c,
 // [L][M][...]; its batch is t / (M / 4), from a multiply-high by the dispatch's reciprocal). The
-// windows run in one loop whose last pass of a tile ends it and starts the next: in a loop over
+// windows run in one loop whose first pass of a tile starts it and whose last ends it: in a loop over
 // tiles around 93f's window loop ptxas schedules the window loop otherwise (93u), as it does here
 // with the ticket held across it (the loads first waited on sooner: `scripts/load_path.py --waits`).
 template <bool SHORT_WINDOW>  // K is not a multiple of WINDOW_K: the short window's code is built in
@@ -746,7 +748,7 @@ nvfp4_gemv_tickets_kernel(const uint8_t* __restrict__ a, const uint8_t* __restri
   LanePtrs p;
   float acc[ROWS_PER_WARP];
 #if NESTED
-  for (;;) {  // the probe ticket_placement's form: a tile's window loop inside the loop over tiles
+  for (;;) {  // NESTED: a tile's window loop inside the loop over tiles
     if (TICKETS && lane == 0) ticket = take_ticket(dealer, last);
     const long long row0 = static_cast<long long>(tile) * TILE_ROWS;
     const unsigned batch = static_cast<unsigned>((static_cast<unsigned long long>(tile) * batch_reciprocal) >> 40);
