@@ -687,6 +687,10 @@ def test_93zf_keeps_93fs_kernels_and_takes_a_ticket_a_tile():
         assert len(ours) == 2, sorted(ours)
         for name, lines in ours.items():
             assert sum("ATOMG.E.INC" in line for line in lines) == tickets, (defines, name)
+    # the probe tiles_a_warp's grids (SHARE_TILES) run the fixed shares' device code
+    fixed = _kernel_sass(build.build(source, {"TICKETS": 0}), "nvfp4_gemv_tickets_kernel")
+    assert all(_kernel_sass(build.build(source, {"TICKETS": 0, "SHARE_TILES": n}), "nvfp4_gemv_tickets_kernel") == fixed
+               for n in (1, 2, 4))
 
 
 def test_93zfs_ticket_is_waited_on_at_the_next_pass_or_after_the_windows_where_they_have_a_loop():

@@ -177,6 +177,11 @@
 #ifndef NESTED
 #define NESTED 0
 #endif
+// The probe tiles_a_warp's: n > 0 launches ceil(tiles / n) one-warp blocks (with TICKETS=0 each
+// runs n tiles, G apart), whatever RESIDENT says.
+#ifndef SHARE_TILES
+#define SHARE_TILES 0
+#endif
 
 // Launch shape: one block per 4-row tile, S warps (dispatch below); warp s owns the tile's rows
 // over the s-th part of K, stepping through it a window at a time; the warps' sums are added in
@@ -908,7 +913,8 @@ extern "C" int nvfp4_gemv_with_workspace(const uint8_t* a, const uint8_t* b, con
   if (tiles_by_ticket(m, l, s, short_window)) {
     const int tiles = m / TILE_ROWS * l;
     const unsigned long long reciprocal = ((1ull << 40) + m / TILE_ROWS - 1) / (m / TILE_ROWS);
-    const unsigned grid = static_cast<unsigned>(RESIDENT ? resident_ticket_warps(short_window) : tiles);
+    const unsigned grid = static_cast<unsigned>(SHARE_TILES > 0 ? (tiles + SHARE_TILES - 1) / SHARE_TILES
+                                                : RESIDENT ? resident_ticket_warps(short_window) : tiles);
     (short_window ? nvfp4_gemv_tickets_kernel<true> : nvfp4_gemv_tickets_kernel<false>)
         <<<grid, 32, short_window ? sizeof(ShortWindow) : 0, stream>>>(
         a, b, sfa, sfb, c, m, k, b_batch_stride, sfb_batch_stride, tiles, reciprocal,
