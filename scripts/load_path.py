@@ -142,15 +142,29 @@ def controlled_loops(number: str, defines: dict | None = None):
     return sass_loops(build.sass(build.measured_code(attempts.find(number).source, defines), build.MEASURED_TARGET))
 
 
+def listings(sass: str):
+    """(kernel, its instructions as (address, text, control word)) for each function of a listing."""
+    for function in sass.split("Function : ")[1:]:
+        yield function.split()[0], [(int(a, 16), text, int(control, 16)) for a, text, control in CONTROLLED.findall(function)]
+
+
+def back_branches(listing) -> list[tuple[int, int]]:
+    """(index of the loop's first instruction, index of the branch back to it) for each backward
+    branch of a listing, in address order."""
+    index = {address: i for i, (address, _, _) in enumerate(listing)}
+    found = []
+    for i, (address, text, _) in enumerate(listing):
+        target = re.search(r"\bBRA\s+0x([0-9a-f]+)", text)
+        if target and int(target.group(1), 16) < address:
+            found.append((index[int(target.group(1), 16)], i))
+    return found
+
+
 def sass_loops(sass: str):
     """controlled_loops() of any listing build.sass() gives (a probe's build, say)."""
-    for function in sass.split("Function : ")[1:]:
-        name = function.split()[0]
-        listing = [(int(a, 16), text, int(control, 16)) for a, text, control in CONTROLLED.findall(function)]
-        for i, (address, text, _) in enumerate(listing):
-            target = re.search(r"\bBRA\s+0x([0-9a-f]+)", text)
-            if target and int(target.group(1), 16) < address:
-                yield name, [x for x in listing[:i + 1] if x[0] >= int(target.group(1), 16)]
+    for name, listing in listings(sass):
+        for top, back in back_branches(listing):
+            yield name, listing[top:back + 1]
 
 
 def a_load_waits(number: str) -> dict:

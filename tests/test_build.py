@@ -700,14 +700,11 @@ def test_93zfs_ticket_is_waited_on_at_the_next_pass_or_after_the_windows_where_t
     from scripts import load_path
     for defines in (None, {"NESTED": 1, "DEALERS": 32}):
         sass = build.sass(build.measured_code(attempts.find("93zf").source, defines), build.MEASURED_TARGET)
-        (function,) = [f for f in sass.split("Function : ")[1:] if "tickets_kernelILb0" in f.split()[0]]
-        listing = [(int(a, 16), text, int(control, 16)) for a, text, control in load_path.CONTROLLED.findall(function)]
-        index = {address: i for i, (address, _, _) in enumerate(listing)}
+        (listing,) = [listing for name, listing in load_path.listings(sass) if "tickets_kernelILb0" in name]
         (atom,) = [i for i, (_, text, _) in enumerate(listing) if "ATOMG" in text]
         board = (listing[atom][2] >> 46) & 7
         waits = [i for i, (_, _, control) in enumerate(listing) if (control >> 52) >> board & 1]
-        loops = [(index[int(m.group(1), 16)], i) for i, (address, text, _) in enumerate(listing)
-                 if (m := re.search(r"\bBRA\s+0x([0-9a-f]+)", text)) and int(m.group(1), 16) < address]
+        loops = load_path.back_branches(listing)
         if defines is None:
             top, back = min((b, t) for t, b in loops if t < atom < b)[::-1]  # a pass's own back branch
             assert not [w for w in waits if atom < w <= back]
